@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register access for uncore_pmu. Every MSR access of the driver goes
+ * through here, is counted per box (debugfs "access"), and reaches either
+ * the CPU (rdmsrl_safe/wrmsrl_safe) or, in a simulated guest, uncore_sim.ko
+ * through the one seam declared in <uncore_pmu/msr_backend.h>.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <asm/msr.h>
+#include <uncore_pmu/msr_backend.h>
+
+#include "uncore.h"
+
+static int uncore_rdmsr(u32 msr, u64 *val)
+{
+	return rdmsrl_safe(msr, val);
+}
+
+static int uncore_wrmsr(u32 msr, u64 val)
+{
+	return wrmsrl_safe(msr, val);
+}
+
+static const struct uncore_msr_backend uncore_cpu_msr = {
+	.name = "cpu",
+	.read = uncore_rdmsr,
+	.write = uncore_wrmsr,
+};
+
+static const struct uncore_msr_backend *uncore_msr = &uncore_cpu_msr;
+static const struct uncore_msr_backend *uncore_sim_msr;
+
+/**
+ * uncore_access_init() - choose the MSR backend
+ *
+ * If the simulator is loaded, its registers stand in for the part's; the
+ * module reference taken by symbol_get() keeps it loaded until we go.
+ *
+ * Return: 0.
+ */
+int uncore_access_init(void)
+{
+	uncore_sim_msr = symbol_get(uncore_sim_msr_backend);
+	if (uncore_sim_msr)
+		uncore_msr = uncore_sim_msr;
+	return 0;
+}
+
+/** uncore_access_exit() - release the simulator backend, if held */
+void uncore_access_exit(void)
+{
+	if (uncore_sim_msr)
+		symbol_put(uncore_sim_msr_backend);
+	uncore_sim_msr = NULL;
+	uncore_msr = &uncore_cpu_msr;
+}
+
+/**
+ * uncore_access_backend() - name of the MSR backend in use
+ *
+ * Return: "cpu" or the simulator's name.
+ */
+const char *uncore_access_backend(void)
+{
+	return uncore_msr->name;
+}
+
+/**
+ * uncore_msr_read() - read an MSR of @box's package, counted
+ * @box: the box the register belongs to (for the access counts)
+ * @msr: register
+ * @val: where to put the value; 0 on error
+ *
+ * Must run on a CPU of @box's package with preemption disabled.
+ *
+ * Return: 0 or -EIO if the access faulted.
+ */
+int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val)
+{
+	int err = uncore_msr->read(msr, val);
+
+	box->stats.msr_rd++;
+	if (unlikely(err)) {
+		box->stats.errors++;
+		*val = 0;
+	}
+	return err;
+}
+
+/**
+ * uncore_msr_write() - write an MSR of @box's package, counted
+ * @box: the box the register belongs to
+ * @msr: register
+ * @val: value
+ *
+ * A faulting write is counted in the box's errors and reported once: the
+ * boxes the driver touches were found present, so a fault is a driver or
+ * platform-description bug, not something to recover from per access.
+ */
+void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val)
+{
+	box->stats.msr_wr++;
+	if (unlikely(uncore_msr->write(msr, val))) {
+		box->stats.errors++;
+		pr_warn_once("write of MSR 0x%x faulted\n", msr);
+	}
+}

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Intel Xeon E5/E7 v4 (Broadwell-EP/EX, "BDX") uncore: the MSR boxes.
+ *
+ * Source: Intel Xeon Processor E5 and E7 v4 Product Families Uncore
+ * Performance Monitoring Reference Manual, 334291-001 ("the manual"); the
+ * section numbers below are its own.
+ *
+ * Format names and bit positions follow mainline's BDX uncore driver, which
+ * perf's broadwellx JSON events, likwid and libpfm4 rely on. Where mainline
+ * departs from the manual this says so at the spot.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitfield.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+
+#include "uncore.h"
+#include "bdx.h"
+
+/* MSR addresses: Table 1-2, Tables 2-5, 2-13, 2-44 and 2-156. */
+#define BDX_U_MSR_PMON_UCLK_FIXED_CTL	0x703
+#define BDX_U_MSR_PMON_UCLK_FIXED_CTR	0x704
+#define BDX_U_MSR_PMON_CTL0		0x705
+#define BDX_U_MSR_PMON_CTR0		0x709
+#define BDX_C0_MSR_PMON_BOX_CTL		0xe00
+#define BDX_C0_MSR_PMON_CTL0		0xe01
+#define BDX_C0_MSR_PMON_BOX_FILTER0	0xe05
+#define BDX_C0_MSR_PMON_BOX_FILTER1	0xe06
+#define BDX_C0_MSR_PMON_CTR0		0xe08
+#define BDX_CBO_MSR_STRIDE		0x10
+#define BDX_PCU_MSR_PMON_BOX_CTL	0x710
+#define BDX_PCU_MSR_PMON_CTL0		0x711
+#define BDX_PCU_MSR_PMON_BOX_FILTER	0x715
+#define BDX_PCU_MSR_PMON_CTR0		0x717
+#define BDX_S0_MSR_PMON_BOX_CTL		0x720
+#define BDX_S0_MSR_PMON_CTL0		0x721
+#define BDX_S0_MSR_PMON_CTR0		0x726
+#define BDX_SBO_MSR_STRIDE		0xa
+
+/*
+ * Box control (Tables 2-14, 2-45, 2-157): bits 17:16
+ * "SW must write to 1 else behavior is undefined"; rst_ctrl (0) and
+ * rst_ctrs (1) clear the box's controls and counters.
+ */
+#define BDX_BOX_CTL_RESERVED_ONES	(BIT_ULL(17) | BIT_ULL(16))
+#define BDX_BOX_CTL_INIT		(BDX_BOX_CTL_RESERVED_ONES | \
+					 BIT_ULL(1) | BIT_ULL(0))
+
+/* Discovery (1.6, 1.6.1): devices on each package's uncore bus. */
+#define BDX_UBOX_NODEID_DID		0x6f1e
+#define BDX_UBOX_LOCAL_NODEID		0x40
+#define BDX_UBOX_NODEID_MAP		0x54
+#define BDX_PCU3_DID			0x6fc0
+#define BDX_PCU3_DEVFN			PCI_DEVFN(30, 3)
+#define BDX_CAPID4			0x94
+#define BDX_CAPID5			0x98
+
+/* CBo FILTER0/1 (2.3.2.3, Tables 2-18, 2-19) as one value, FILTER1 high. */
+#define BDX_CBO_F_TID		GENMASK_ULL(5, 0)
+#define BDX_CBO_F_STATE		GENMASK_ULL(23, 17)
+#define BDX_CBO_F_NID		GENMASK_ULL(47, 32)
+#define BDX_CBO_F_OPC		GENMASK_ULL(60, 52)
+#define BDX_CBO_F_NC		BIT_ULL(62)
+#define BDX_CBO_F_ISOC		BIT_ULL(63)
+
+
+/* PCU control (Table 2-159): occupancy fields and the 5-bit threshold. */
+#define BDX_PCU_OCC_SEL		GENMASK_ULL(15, 14)
+#define BDX_PCU_OCC_INVERT	BIT_ULL(30)
+#define BDX_PCU_OCC_EDGE	BIT_ULL(31)
+#define BDX_PCU_EV_OCC		0x80	/* ev_sel bit 7: occupancy sub-counter */
+
+/*
+ * Clocks bounding the poll period: PCLK is a fixed 800 MHz (2.8.6, PCU
+ * CLOCKTICKS); UCLK is bounded generously, the manual gives no maximum.
+ */
+#define BDX_UCLK_MAX_HZ		3500000000ULL
+#define BDX_PCLK_HZ		800000000ULL
+
+#define BDX_COMMON_CONFIG	(UNCORE_CTL_EV_SEL | UNCORE_CTL_UMASK | \
+				 UNCORE_CTL_EDGE | UNCORE_CTL_INVERT)
+
+static u32 bdx_cbo_mask[BDX_MAX_PKGS];
+static int bdx_sbo_count[BDX_MAX_PKGS];
+static bool bdx_discovered[BDX_MAX_PKGS];
+
+/* ---- UBox (2.2) --------------------------------------------------------- */
+
+static const struct uncore_format_desc bdx_ubox_formats[] = {
+	{ "event",	"config:0-7" },
+	{ "umask",	"config:8-15" },
+	{ "edge",	"config:18" },
+	{ "inv",	"config:23" },
+	{ "thresh",	"config:24-28" },
+	{ }
+};
+
+static const struct uncore_event_desc bdx_ubox_events[] = {
+	{ "clockticks",	"event=0xff" },		/* the fixed UCLK counter */
+	{ }
+};
+
+/* 2.2.5: UBox events are defined for counters 0-1, i.e. both. */
+static const struct uncore_type bdx_ubox = {
+	.name		= "ubox",
+	.num_boxes	= 1,
+	.num_counters	= 2,
+	.ctr_bits	= 48,
+	.fixed_ctr_bits	= 48,
+	.max_inc	= 1,
+	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.config_mask	= BDX_COMMON_CONFIG | UNCORE_CTL_THRESH5,
+	.event_ctl	= BDX_U_MSR_PMON_CTL0,
+	.perf_ctr	= BDX_U_MSR_PMON_CTR0,
+	.fixed_ctl	= BDX_U_MSR_PMON_UCLK_FIXED_CTL,
+	.fixed_ctr	= BDX_U_MSR_PMON_UCLK_FIXED_CTR,
+	.ops		= &uncore_msr_ops,
+	.formats	= bdx_ubox_formats,
+	.events		= bdx_ubox_events,
+};
+
+/* ---- CBo (2.3) ---------------------------------------------------------- */
+
+/*
+ * Mainline's BDX cbox format has no "inv" although its raw event mask
+ * accepts bit 23; the manual (Table 2-16) defines invert, so it is offered.
+ * Mainline's filter_link (config1:6-8) and filter_c6 (config1:61) are
+ * reserved bits in the manual (FILTER0[16:6], FILTER1[29]) and are not.
+ */
+static const struct uncore_format_desc bdx_cbox_formats[] = {
+	{ "event",		"config:0-7" },
+	{ "umask",		"config:8-15" },
+	{ "edge",		"config:18" },
+	{ "tid_en",		"config:19" },
+	{ "inv",		"config:23" },
+	{ "thresh",		"config:24-31" },
+	{ "filter_tid",		"config1:0-5" },
+	{ "filter_state",	"config1:17-23" },
+	{ "filter_nid",		"config1:32-47" },
+	{ "filter_opc",		"config1:52-60" },
+	{ "filter_nc",		"config1:62" },
+	{ "filter_isoc",	"config1:63" },
+	{ }
+};
+
+static const struct uncore_event_desc bdx_cbox_events[] = {
+	{ "clockticks",	"event=0x00" },
+	{ }
+};
+
+/*
+ * 2.3.2 ("Occupancy Events can only be measured in Counter 0") and the
+ * event list (2.3.6): occupancy events (RxR_OCCUPANCY 0x11,
+ * TOR_OCCUPANCY 0x36, SBO_CREDIT_OCCUPANCY 0x3e) only in counter 0, and
+ * FAST_ASSERTED 0x09 only in counters 0-1. max_inc is the event's "Max
+ * Inc/Cyc" where it exceeds 1.
+ */
+static const struct uncore_constraint bdx_cbox_constraints[] = {
+	{ .code = 0x09, .cmask = 0xff, .counters = 0x3, .max_inc = 1 },
+	{ .code = 0x11, .cmask = 0xff, .counters = 0x1, .max_inc = 20 },
+	{ .code = 0x1b, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ .code = 0x1c, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ .code = 0x1d, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ .code = 0x1f, .cmask = 0xff, .counters = 0xf, .max_inc = 20 },
+	{ .code = 0x36, .cmask = 0xff, .counters = 0x1, .max_inc = 20 },
+	{ .code = 0x3e, .cmask = 0xff, .counters = 0x1, .max_inc = 7 },
+	{ }
+};
+
+/*
+ * The parts of FILTER1:FILTER0 an event uses (2.3.2.3 and the events'
+ * "Filter Dependency" columns): LLC_LOOKUP (0x34) the state; the NID
+ * subevents (umask bit 6) of LLC_LOOKUP, TOR_*, LLC_VICTIMS and the
+ * RxR_*_RETRY* events, and RxR_ISMQ_RETRY.WB_CREDITS, the node ID; the
+ * OPCODE subevents (umask bit 0) of TOR_INSERTS/TOR_OCCUPANCY the opcode
+ * match with its nc/isoc qualifiers; any event with tid_en the thread ID.
+ */
+static u64 bdx_cbox_filter_bits(u64 config)
+{
+	u8 ev = config & UNCORE_CTL_EV_SEL;
+	u8 umask = (config & UNCORE_CTL_UMASK) >> 8;
+	u64 bits = 0;
+
+	if (config & UNCORE_CTL_TID_EN)
+		bits |= BDX_CBO_F_TID;
+	if (ev == 0x34)
+		bits |= BDX_CBO_F_STATE;
+	switch (ev) {
+	case 0x28: case 0x29: case 0x2a: case 0x32:
+	case 0x34: case 0x35: case 0x36: case 0x37:
+		if (umask & 0x40)
+			bits |= BDX_CBO_F_NID;
+		break;
+	case 0x33:
+		if (umask & 0xc0)
+			bits |= BDX_CBO_F_NID;
+		break;
+	}
+	if ((ev == 0x35 || ev == 0x36) && (umask & 0x01))
+		bits |= BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC;
+	return bits;
+}
+
+/*
+ * A CBo "allows only one such event to be programmed at a given time"
+ * (2.3.1) and "only one of these filtering criteria may be applied at a
+ * time" (2.3.2.3): the two registers are one resource. Events share it only
+ * when they need the very same FILTER1:FILTER0 value.
+ */
+static int bdx_cbox_hw_config(const struct uncore_type *type,
+			      struct perf_event *event,
+			      struct uncore_filter_req *req)
+{
+	u64 config1 = event->attr.config1;
+	u64 used = bdx_cbox_filter_bits(event->attr.config);
+	u64 opc = FIELD_GET(BDX_CBO_F_OPC, config1);
+
+	/* A filter value the event would ignore is a different event: refuse. */
+	if (config1 & ~used)
+		return -EINVAL;
+	/*
+	 * Table 2-19, FILTER1.opc: a 9-bit opcode whose top two bits are 0b11
+	 * (Table 2-20). 0 leaves the match unset, as mainline's users expect.
+	 */
+	if (opc && (opc & 0x180) != 0x180)
+		return -EINVAL;
+	if (used) {
+		req->fields = BIT(0);
+		req->value = config1;
+	}
+	return 0;
+}
+
+static void bdx_cbox_write_filter(struct uncore_box *box)
+{
+	u64 f = box->filter.value;
+
+	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER0 + box->msr_base,
+			 lower_32_bits(f));
+	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER1 + box->msr_base,
+			 upper_32_bits(f));
+}
+
+static void bdx_cbox_init_box(struct uncore_box *box)
+{
+	uncore_msr_init_box(box);
+	/* rst_ctrl does not cover the filters; start from a known value. */
+	box->filter.value = 0;
+	bdx_cbox_write_filter(box);
+}
+
+static const struct uncore_ops bdx_cbox_ops = {
+	.init_box	= bdx_cbox_init_box,
+	.enable_event	= uncore_msr_enable_event,
+	.disable_event	= uncore_msr_disable_event,
+	.read_counter	= uncore_msr_read_counter,
+	.write_filter	= bdx_cbox_write_filter,
+};
+
+static bool bdx_cbox_present(const struct uncore_type *type, int idx, int pkg)
+{
+	return pkg < BDX_MAX_PKGS && (bdx_cbo_mask[pkg] & BIT(idx));
+}
+
+static const struct uncore_type bdx_cbox = {
+	.name		= "cbox",
+	.num_boxes	= 24,
+	.num_counters	= 4,
+	.ctr_bits	= 48,
+	.max_inc	= 1,
+	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.config_mask	= BDX_COMMON_CONFIG | UNCORE_CTL_TID_EN |
+			  UNCORE_CTL_THRESH8,
+	.config1_mask	= BDX_CBO_F_TID | BDX_CBO_F_STATE | BDX_CBO_F_NID |
+			  BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC,
+	.box_ctl	= BDX_C0_MSR_PMON_BOX_CTL,
+	.box_ctl_init	= BDX_BOX_CTL_INIT,
+	.event_ctl	= BDX_C0_MSR_PMON_CTL0,
+	.perf_ctr	= BDX_C0_MSR_PMON_CTR0,
+	.box_stride	= BDX_CBO_MSR_STRIDE,
+	.num_filter_fields = 1,
+	.filter_fields	= { BDX_CBO_F_TID | BDX_CBO_F_STATE | BDX_CBO_F_NID |
+			    BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC },
+	.ops		= &bdx_cbox_ops,
+	.constraints	= bdx_cbox_constraints,
+	.formats	= bdx_cbox_formats,
+	.events		= bdx_cbox_events,
+	.hw_config	= bdx_cbox_hw_config,
+	.present	= bdx_cbox_present,
+};
+
+/* ---- PCU (2.8) ---------------------------------------------------------- */
+
+/*
+ * Mainline spells occ_edge "config:14-51", which overlaps occ_sel and the
+ * upper config bits; the manual (Table 2-159) puts occ_edge_det at bit 31.
+ */
+static const struct uncore_format_desc bdx_pcu_formats[] = {
+	{ "event",		"config:0-7" },
+	{ "occ_sel",		"config:14-15" },
+	{ "edge",		"config:18" },
+	{ "inv",		"config:23" },
+	{ "thresh",		"config:24-28" },
+	{ "occ_invert",		"config:30" },
+	{ "occ_edge",		"config:31" },
+	{ "filter_band0",	"config1:0-7" },
+	{ "filter_band1",	"config1:8-15" },
+	{ "filter_band2",	"config1:16-23" },
+	{ "filter_band3",	"config1:24-31" },
+	{ }
+};
+
+static const struct uncore_event_desc bdx_pcu_events[] = {
+	{ "clockticks",	"event=0x00" },
+	{ }
+};
+
+/*
+ * Occupancy events (ev_sel bit 7) count up to 8 per clock (2.8.6). The
+ * manual allows them on counters 0-3, but mainline's BDX code, from Intel,
+ * says "Use Occupancy" is not available on counter 0 on BDX; a counter
+ * lost is cheaper than counts that cannot be trusted.
+ */
+static const struct uncore_constraint bdx_pcu_constraints[] = {
+	{ .code = 0x80, .cmask = 0x80, .counters = 0xe, .max_inc = 8 },
+	{ }
+};
+
+static int bdx_pcu_hw_config(const struct uncore_type *type,
+			     struct perf_event *event,
+			     struct uncore_filter_req *req)
+{
+	u64 config = event->attr.config, config1 = event->attr.config1;
+	u8 ev = config & UNCORE_CTL_EV_SEL;
+	bool occ = ev & BDX_PCU_EV_OCC;
+	int band;
+
+	/* occ_* fields only mean something to an occupancy event (2.8.2.2). */
+	if (!occ && (config & (BDX_PCU_OCC_SEL | BDX_PCU_OCC_INVERT |
+			       BDX_PCU_OCC_EDGE)))
+		return -EINVAL;
+	/* occ_sel 0 selects no core state: the event could only count 0. */
+	if (occ && !(config & BDX_PCU_OCC_SEL))
+		return -EINVAL;
+	if ((config & (BDX_PCU_OCC_INVERT | BDX_PCU_OCC_EDGE)) &&
+	    !(config & UNCORE_CTL_THRESH5))
+		return -EINVAL;
+
+	/* FREQ_BAND0..3_CYCLES (0x0b-0x0e) compare against filter byte n. */
+	if (ev >= 0x0b && ev <= 0x0e) {
+		band = ev - 0x0b;
+		if (config1 & ~type->filter_fields[band])
+			return -EINVAL;
+		req->fields = BIT(band);
+		req->value = config1;
+	} else if (config1) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void bdx_pcu_write_filter(struct uncore_box *box)
+{
+	uncore_msr_write(box, BDX_PCU_MSR_PMON_BOX_FILTER, box->filter.value);
+}
+
+static void bdx_pcu_init_box(struct uncore_box *box)
+{
+	uncore_msr_init_box(box);
+	box->filter.value = 0;
+	bdx_pcu_write_filter(box);
+}
+
+static const struct uncore_ops bdx_pcu_ops = {
+	.init_box	= bdx_pcu_init_box,
+	.enable_event	= uncore_msr_enable_event,
+	.disable_event	= uncore_msr_disable_event,
+	.read_counter	= uncore_msr_read_counter,
+	.write_filter	= bdx_pcu_write_filter,
+};
+
+static const struct uncore_type bdx_pcu = {
+	.name		= "pcu",
+	.num_boxes	= 1,
+	.num_counters	= 4,
+	.ctr_bits	= 48,
+	.max_inc	= 1,
+	.clock_hz	= BDX_PCLK_HZ,
+	.config_mask	= UNCORE_CTL_EV_SEL | BDX_PCU_OCC_SEL | UNCORE_CTL_EDGE |
+			  UNCORE_CTL_INVERT | UNCORE_CTL_THRESH5 |
+			  BDX_PCU_OCC_INVERT | BDX_PCU_OCC_EDGE,
+	.config1_mask	= GENMASK_ULL(31, 0),
+	.box_ctl	= BDX_PCU_MSR_PMON_BOX_CTL,
+	.box_ctl_init	= BDX_BOX_CTL_INIT,
+	.event_ctl	= BDX_PCU_MSR_PMON_CTL0,
+	.perf_ctr	= BDX_PCU_MSR_PMON_CTR0,
+	.num_filter_fields = 4,
+	.filter_fields	= {
+		GENMASK_ULL(7, 0), GENMASK_ULL(15, 8),
+		GENMASK_ULL(23, 16), GENMASK_ULL(31, 24),
+	},
+	.ops		= &bdx_pcu_ops,
+	.constraints	= bdx_pcu_constraints,
+	.formats	= bdx_pcu_formats,
+	.events		= bdx_pcu_events,
+	.hw_config	= bdx_pcu_hw_config,
+};
+
+/* ---- SBo (2.4) ---------------------------------------------------------- */
+
+static const struct uncore_format_desc bdx_sbox_formats[] = {
+	{ "event",	"config:0-7" },
+	{ "umask",	"config:8-15" },
+	{ "edge",	"config:18" },
+	{ "tid_en",	"config:19" },
+	{ "inv",	"config:23" },
+	{ "thresh",	"config:24-31" },
+	{ }
+};
+
+static const struct uncore_event_desc bdx_sbox_events[] = {
+	{ "clockticks",	"event=0x00" },
+	{ }
+};
+
+/* 2.4.6: every SBo event on counters 0-3; counter 0 up to 12 per clock. */
+static const struct uncore_constraint bdx_sbox_constraints[] = {
+	{ .code = 0x01, .cmask = 0xff, .counters = 0xf, .max_inc = 12 },
+	{ .code = 0x05, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ .code = 0x11, .cmask = 0xff, .counters = 0xf, .max_inc = 12 },
+	{ .code = 0x12, .cmask = 0xff, .counters = 0xf, .max_inc = 12 },
+	{ .code = 0x1b, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ .code = 0x1c, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ .code = 0x1d, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
+	{ }
+};
+
+static int bdx_sbox_hw_config(const struct uncore_type *type,
+			      struct perf_event *event,
+			      struct uncore_filter_req *req)
+{
+	/*
+	 * The SBo control has tid_en (Table 2-47) but the manual documents no
+	 * SBo filter register to hold a thread ID: what it would count is
+	 * unknown, so the bit stays in the format (mainline has it) and is
+	 * refused.
+	 */
+	if (event->attr.config & UNCORE_CTL_TID_EN)
+		return -EINVAL;
+	return 0;
+}
+
+static bool bdx_sbox_present(const struct uncore_type *type, int idx, int pkg)
+{
+	return pkg < BDX_MAX_PKGS && idx < bdx_sbo_count[pkg];
+}
+
+static const struct uncore_type bdx_sbox = {
+	.name		= "sbox",
+	.num_boxes	= 4,
+	.num_counters	= 4,
+	.ctr_bits	= 48,
+	.max_inc	= 1,
+	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.config_mask	= BDX_COMMON_CONFIG | UNCORE_CTL_TID_EN |
+			  UNCORE_CTL_THRESH8,
+	.box_ctl	= BDX_S0_MSR_PMON_BOX_CTL,
+	.box_ctl_init	= BDX_BOX_CTL_INIT,
+	/* 2.4.1: "write the SBo PMON control registers twice" */
+	.write_twice	= true,
+	.event_ctl	= BDX_S0_MSR_PMON_CTL0,
+	.perf_ctr	= BDX_S0_MSR_PMON_CTR0,
+	.box_stride	= BDX_SBO_MSR_STRIDE,
+	.ops		= &uncore_msr_ops,
+	.constraints	= bdx_sbox_constraints,
+	.formats	= bdx_sbox_formats,
+	.events		= bdx_sbox_events,
+	.hw_config	= bdx_sbox_hw_config,
+	.present	= bdx_sbox_present,
+};
+
+/* ---- Discovery ---------------------------------------------------------- */
+
+static void bdx_read_capids(struct pci_bus *bus, int pkg)
+{
+	struct pci_dev *pcu3 = pci_get_slot(bus, BDX_PCU3_DEVFN);
+	u32 capid4, capid5;
+	int sbos;
+
+	if (!pcu3 || pcu3->vendor != PCI_VENDOR_ID_INTEL ||
+	    pcu3->device != BDX_PCU3_DID) {
+		pr_warn("package %d: no CAPID device at %04x:%02x:1e.3; its CBo and SBo boxes are not registered\n",
+			pkg, pci_domain_nr(bus), bus->number);
+		pci_dev_put(pcu3);
+		return;
+	}
+	pci_read_config_dword(pcu3, BDX_CAPID4, &capid4);
+	pci_read_config_dword(pcu3, BDX_CAPID5, &capid5);
+	pci_dev_put(pcu3);
+
+	sbos = uncore_bdx_capid4_sboxes(capid4);
+	if (sbos < 0) {
+		pr_warn("package %d: CAPID4 0x%08x has the undefined SBo encoding 11; no SBo registered\n",
+			pkg, capid4);
+		sbos = 0;
+	}
+	bdx_cbo_mask[pkg] = uncore_bdx_capid5_cbos(capid5);
+	bdx_sbo_count[pkg] = sbos;
+	bdx_discovered[pkg] = true;
+}
+
+/*
+ * Map every package's uncore bus through the UBox node-ID registers (1.6.1)
+ * and read its CAPID4/CAPID5 (1.6). A bus that maps to no package, or to one
+ * already seen, is reported and skipped: attributing a box to the wrong
+ * package would silently mix two sockets' counts.
+ */
+static int bdx_discover(void)
+{
+	struct pci_dev *ubox = NULL;
+	int found = 0;
+
+	while ((ubox = pci_get_device(PCI_VENDOR_ID_INTEL, BDX_UBOX_NODEID_DID,
+				      ubox))) {
+		u32 lnid, map;
+		int phys, pkg;
+
+		pci_read_config_dword(ubox, BDX_UBOX_LOCAL_NODEID, &lnid);
+		pci_read_config_dword(ubox, BDX_UBOX_NODEID_MAP, &map);
+		/* Fields past the system's packages are unused (often 0). */
+		phys = uncore_nodeid_to_pkg(lnid, map,
+					    min(uncore_max_pkgs, BDX_MAX_PKGS));
+		pkg = phys < 0 ? phys : topology_phys_to_logical_pkg(phys);
+		if (pkg < 0 || pkg >= uncore_max_pkgs || pkg >= BDX_MAX_PKGS ||
+		    bdx_discovered[pkg]) {
+			pr_warn("uncore bus %04x:%02x (node ID %u, map 0x%06x) maps to no package; its boxes are not registered\n",
+				pci_domain_nr(ubox->bus), ubox->bus->number,
+				lnid & 0x7, map);
+			continue;
+		}
+		bdx_read_capids(ubox->bus, pkg);
+		found += bdx_discovered[pkg];
+	}
+	if (!found) {
+		pr_err("no BDX uncore discovery device (UBox %04x, PCU.3 %04x) found: cannot tell which CBo/SBo boxes exist\n",
+		       BDX_UBOX_NODEID_DID, BDX_PCU3_DID);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void bdx_cleanup(void)
+{
+	memset(bdx_cbo_mask, 0, sizeof(bdx_cbo_mask));
+	memset(bdx_sbo_count, 0, sizeof(bdx_sbo_count));
+	memset(bdx_discovered, 0, sizeof(bdx_discovered));
+}
+
+static const struct uncore_type * const bdx_types[] = {
+	&bdx_ubox,
+	&bdx_cbox,
+	&bdx_pcu,
+	&bdx_sbox,
+	NULL,
+};
+
+const struct uncore_platform bdx_platform = {
+	.name		= "Xeon E5/E7 v4 (Broadwell-EP/EX)",
+	.types		= bdx_types,
+	.discover	= bdx_discover,
+	.cleanup	= bdx_cleanup,
+};

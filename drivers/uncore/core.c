@@ -1,0 +1,1039 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic uncore core: one struct pmu per box index, a box per package,
+ * event validation, counter assignment, shared-filter arbitration, 64-bit
+ * software counts over narrow hardware counters, the poll timer, CPU
+ * hotplug and sysfs. Nothing here knows a particular part; bdx.c and the
+ * other platform files describe the boxes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+
+#include "uncore.h"
+
+static const struct uncore_platform *uncore_plat;
+static struct uncore_pmu **uncore_pmus;
+static int uncore_n_pmus;
+/* Reading CPU of each logical package, -1 while none is online. */
+static int *uncore_pkg_cpu;
+static enum cpuhp_state uncore_hp_state;
+static struct dentry *uncore_debugfs;
+
+static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct uncore_pmu, pmu);
+}
+
+static inline struct uncore_box *event_box(struct perf_event *event)
+{
+	return event->pmu_private;
+}
+
+static inline bool is_fixed_event(const struct perf_event *event)
+{
+	return event->hw.idx == UNCORE_FIXED_IDX;
+}
+
+static int counter_width(const struct uncore_type *type,
+			 const struct perf_event *event)
+{
+	return is_fixed_event(event) ? type->fixed_ctr_bits : type->ctr_bits;
+}
+
+/* ---- Generic MSR boxes ------------------------------------------------ */
+
+/**
+ * uncore_msr_ctl() - MSR of a counter's control register
+ * @box: the box
+ * @idx: counter index, or UNCORE_FIXED_IDX
+ *
+ * Return: the MSR address.
+ */
+u32 uncore_msr_ctl(const struct uncore_box *box, int idx)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (idx == UNCORE_FIXED_IDX)
+		return type->fixed_ctl;
+	return type->event_ctl + box->msr_base + idx;
+}
+
+static u32 uncore_msr_ctr(const struct uncore_box *box, int idx)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (idx == UNCORE_FIXED_IDX)
+		return type->fixed_ctr;
+	return type->perf_ctr + box->msr_base + idx;
+}
+
+/**
+ * uncore_msr_init_box() - reset a box's controls and counters
+ * @box: the box, on a CPU of its package
+ *
+ * A box without a box control (the BDX UBox) has its controls cleared one
+ * by one, so an event left behind by a previous user stops counting.
+ */
+void uncore_msr_init_box(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	int i;
+
+	if (type->box_ctl) {
+		uncore_msr_write(box, type->box_ctl + box->msr_base,
+				 type->box_ctl_init);
+		return;
+	}
+	for (i = 0; i < type->num_counters; i++)
+		uncore_msr_write(box, uncore_msr_ctl(box, i), 0);
+	if (type->fixed_ctl)
+		uncore_msr_write(box, type->fixed_ctl, 0);
+}
+
+/**
+ * uncore_msr_enable_event() - program and start an event's counter
+ * @box: the box
+ * @event: the event; hw.config holds the control value without the enable
+ */
+void uncore_msr_enable_event(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u32 msr = uncore_msr_ctl(box, hwc->idx);
+	u64 ctl = hwc->config | UNCORE_CTL_EN;
+
+	/*
+	 * Write-twice erratum (BDX manual 2.4, SBo; 2.10 R2PCIe; 2.11 R3QPI):
+	 * the first write of a new control value does not latch the event
+	 * select; the same value written again does.
+	 */
+	if (box->pmu->type->write_twice && !is_fixed_event(event))
+		uncore_msr_write(box, msr, ctl);
+	uncore_msr_write(box, msr, ctl);
+}
+
+/**
+ * uncore_msr_disable_event() - stop an event's counter
+ * @box: the box
+ * @event: the event
+ */
+void uncore_msr_disable_event(struct uncore_box *box, struct perf_event *event)
+{
+	uncore_msr_write(box, uncore_msr_ctl(box, event->hw.idx), 0);
+}
+
+/**
+ * uncore_msr_read_counter() - raw value of an event's counter
+ * @box: the box
+ * @event: the event
+ *
+ * Return: the counter; on a faulting read the last value seen, so that a
+ * failed access adds nothing rather than garbage.
+ */
+u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event)
+{
+	u64 val;
+
+	if (uncore_msr_read(box, uncore_msr_ctr(box, event->hw.idx), &val))
+		return local64_read(&event->hw.prev_count);
+	return val;
+}
+
+const struct uncore_ops uncore_msr_ops = {
+	.init_box	= uncore_msr_init_box,
+	.enable_event	= uncore_msr_enable_event,
+	.disable_event	= uncore_msr_disable_event,
+	.read_counter	= uncore_msr_read_counter,
+};
+
+/* ---- Counting ---------------------------------------------------------- */
+
+static void uncore_event_update(struct uncore_box *box, struct perf_event *event)
+{
+	const struct uncore_type *type = box->pmu->type;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	/* The loop keeps a racing update (timer, later the PMI) exact. */
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = type->ops->read_counter(box, event);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	local64_add(uncore_delta(prev, now, counter_width(type, event)),
+		    &event->count);
+}
+
+/**
+ * uncore_event_max_rate() - fastest an event can count, per second
+ * @type: its box type
+ * @config: its attr.config
+ *
+ * A thresholded event adds at most one per clock; otherwise the event's
+ * maximum increment per clock from the manual's tables, or the type's.
+ *
+ * Return: counts per second.
+ */
+u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
+{
+	u16 max_inc = type->max_inc;
+
+	if (type->fixed_ctr_bits && config == UNCORE_FIXED_EVENT)
+		return type->clock_hz;
+	uncore_constraint_counters(type->constraints, config,
+				   type->num_counters, &max_inc);
+	if (config & type->config_mask & UNCORE_CTL_THRESH8)
+		max_inc = 1;
+	return (u64)max_inc * type->clock_hz;
+}
+
+static void uncore_set_poll_period(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 period = U64_MAX;
+	int i;
+
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+		u64 rate = uncore_event_max_rate(type, event->attr.config);
+
+		period = min(period, uncore_poll_period_ns(counter_width(type, event),
+							   rate));
+	}
+	box->poll_ns = period;
+}
+
+static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
+{
+	struct uncore_box *box = container_of(hrtimer, struct uncore_box, hrtimer);
+	int i;
+
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			uncore_event_update(box, event);
+	}
+	hrtimer_forward_now(hrtimer, ns_to_ktime(box->poll_ns));
+	return HRTIMER_RESTART;
+}
+
+/* ---- Shared filter arbitration ---------------------------------------- */
+
+static void uncore_event_filter(const struct perf_event *event,
+				struct uncore_filter_req *req)
+{
+	req->fields = event->hw.extra_reg.reg;
+	req->value = event->hw.extra_reg.config;
+}
+
+static bool uncore_get_filter(struct uncore_box *box, struct perf_event *event)
+{
+	const struct uncore_type *type = box->pmu->type;
+	struct uncore_filter *f = &box->filter;
+	struct uncore_filter_req req;
+	unsigned long flags;
+	u64 want;
+	int i;
+
+	uncore_event_filter(event, &req);
+	if (!req.fields)
+		return true;
+
+	raw_spin_lock_irqsave(&f->lock, flags);
+	if (!uncore_filter_fits(&req, f->ref, f->value, type->filter_fields,
+				type->num_filter_fields)) {
+		raw_spin_unlock_irqrestore(&f->lock, flags);
+		return false;
+	}
+	want = f->value;
+	for (i = 0; i < type->num_filter_fields; i++) {
+		if (!(req.fields & BIT(i)))
+			continue;
+		f->ref[i]++;
+		want = (want & ~type->filter_fields[i]) |
+		       (req.value & type->filter_fields[i]);
+	}
+	if (want != f->value) {
+		f->value = want;
+		type->ops->write_filter(box);
+	}
+	raw_spin_unlock_irqrestore(&f->lock, flags);
+	return true;
+}
+
+static void uncore_put_filter(struct uncore_box *box, struct perf_event *event)
+{
+	const struct uncore_type *type = box->pmu->type;
+	struct uncore_filter *f = &box->filter;
+	struct uncore_filter_req req;
+	unsigned long flags;
+	int i;
+
+	uncore_event_filter(event, &req);
+	if (!req.fields)
+		return;
+	/* The register keeps its value; a later user rewrites what it needs. */
+	raw_spin_lock_irqsave(&f->lock, flags);
+	for (i = 0; i < type->num_filter_fields; i++)
+		if (req.fields & BIT(i))
+			f->ref[i]--;
+	raw_spin_unlock_irqrestore(&f->lock, flags);
+}
+
+/* ---- perf callbacks ---------------------------------------------------- */
+
+static u32 uncore_allowed(const struct uncore_type *type,
+			  const struct perf_event *event)
+{
+	u16 unused;
+
+	if (type->fixed_ctr_bits && event->attr.config == UNCORE_FIXED_EVENT)
+		return BIT(UNCORE_FIXED_IDX);
+	return uncore_constraint_counters(type->constraints, event->attr.config,
+					  type->num_counters, &unused);
+}
+
+static void uncore_pmu_start(struct perf_event *event, int flags)
+{
+	struct uncore_box *box = event_box(event);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	hwc->state = 0;
+	local64_set(&hwc->prev_count, box->pmu->type->ops->read_counter(box, event));
+	box->pmu->type->ops->enable_event(box, event);
+}
+
+static void uncore_pmu_stop(struct perf_event *event, int flags)
+{
+	struct uncore_box *box = event_box(event);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		box->pmu->type->ops->disable_event(box, event);
+		hwc->state |= PERF_HES_STOPPED;
+	}
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		uncore_event_update(box, event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+static int uncore_pmu_add(struct perf_event *event, int flags)
+{
+	struct uncore_box *box = event_box(event);
+	const struct uncore_type *type = box->pmu->type;
+	u32 allowed[UNCORE_MAX_EVENTS];
+	int prev[UNCORE_MAX_EVENTS], assign[UNCORE_MAX_EVENTS];
+	bool moved[UNCORE_MAX_EVENTS] = { };
+	int i, n = box->n_events;
+
+	if (n >= UNCORE_MAX_EVENTS)
+		return -ENOSPC;
+	if (!uncore_get_filter(box, event))
+		return -EBUSY;
+
+	for (i = 0; i < n; i++) {
+		allowed[i] = uncore_allowed(type, box->events[i]);
+		prev[i] = box->assign[i];
+	}
+	allowed[n] = uncore_allowed(type, event);
+	prev[n] = -1;
+	if (uncore_assign_counters(allowed, prev, n + 1, assign)) {
+		uncore_put_filter(box, event);
+		return -ENOSPC;
+	}
+
+	/* Rarely needed: an earlier event makes room on a counter it may leave. */
+	for (i = 0; i < n; i++) {
+		struct perf_event *other = box->events[i];
+
+		if (assign[i] == prev[i])
+			continue;
+		moved[i] = !(other->hw.state & PERF_HES_STOPPED);
+		uncore_pmu_stop(other, PERF_EF_UPDATE);
+		box->assign[i] = assign[i];
+		other->hw.idx = assign[i];
+	}
+
+	box->events[n] = event;
+	box->assign[n] = assign[n];
+	box->n_events = n + 1;
+	event->hw.idx = assign[n];
+	event->hw.state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+
+	for (i = 0; i < n; i++)
+		if (moved[i])
+			uncore_pmu_start(box->events[i], PERF_EF_RELOAD);
+	if (flags & PERF_EF_START)
+		uncore_pmu_start(event, 0);
+
+	uncore_set_poll_period(box);
+	if (n == 0)
+		hrtimer_start(&box->hrtimer, ns_to_ktime(box->poll_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
+}
+
+static void uncore_pmu_del(struct perf_event *event, int flags)
+{
+	struct uncore_box *box = event_box(event);
+	int i;
+
+	uncore_pmu_stop(event, PERF_EF_UPDATE);
+	for (i = 0; i < box->n_events; i++) {
+		if (box->events[i] != event)
+			continue;
+		box->n_events--;
+		box->events[i] = box->events[box->n_events];
+		box->assign[i] = box->assign[box->n_events];
+		box->events[box->n_events] = NULL;
+		break;
+	}
+	uncore_put_filter(box, event);
+	event->hw.idx = -1;
+
+	if (!box->n_events)
+		hrtimer_cancel(&box->hrtimer);
+	else
+		uncore_set_poll_period(box);
+}
+
+static void uncore_pmu_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		uncore_event_update(event_box(event), event);
+}
+
+/*
+ * Can the event's group ever be on its box at once? A group that cannot is
+ * refused at open time instead of never being scheduled.
+ */
+static int uncore_validate_group(struct uncore_box *box,
+				 struct perf_event *event)
+{
+	const struct uncore_type *type = box->pmu->type;
+	struct perf_event *leader = event->group_leader, *sibling;
+	struct perf_event *members[UNCORE_MAX_EVENTS];
+	u32 allowed[UNCORE_MAX_EVENTS];
+	int prev[UNCORE_MAX_EVENTS], assign[UNCORE_MAX_EVENTS];
+	int ref[UNCORE_MAX_FILTER_FIELDS] = { };
+	u64 value = 0;
+	int i, j, n = 0;
+
+	/*
+	 * A new leader has no context yet (and no siblings); for a sibling,
+	 * perf holds the leader's context mutex, which the walk asserts.
+	 */
+	if (leader == event)
+		return 0;
+	if (leader->pmu == event->pmu)
+		members[n++] = leader;
+	for_each_sibling_event(sibling, leader) {
+		if (sibling->pmu != event->pmu || sibling == event)
+			continue;
+		if (n >= UNCORE_MAX_EVENTS - 1)
+			return -EINVAL;
+		members[n++] = sibling;
+	}
+	members[n++] = event;
+
+	for (i = 0; i < n; i++) {
+		struct uncore_filter_req req;
+
+		allowed[i] = uncore_allowed(type, members[i]);
+		prev[i] = -1;
+		uncore_event_filter(members[i], &req);
+		if (!uncore_filter_fits(&req, ref, value, type->filter_fields,
+					type->num_filter_fields))
+			return -EINVAL;
+		for (j = 0; j < type->num_filter_fields; j++) {
+			if (!(req.fields & BIT(j)))
+				continue;
+			ref[j]++;
+			value = (value & ~type->filter_fields[j]) |
+				(req.value & type->filter_fields[j]);
+		}
+	}
+	return uncore_assign_counters(allowed, prev, n, assign) ? -EINVAL : 0;
+}
+
+/**
+ * uncore_event_config() - validate an event's config against its box type
+ * @type: the box type
+ * @event: the event; hw.config, hw.idx and hw.extra_reg are set on success
+ *
+ * Every bit of config, config1 and config2 must belong to the type's
+ * format, and the combination must be one the manual allows; the control
+ * value written to the hardware is then exactly what the user asked for.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int uncore_event_config(const struct uncore_type *type, struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct uncore_filter_req req = { };
+	u64 thresh;
+	int err;
+
+	if ((attr->config & ~type->config_mask) ||
+	    (attr->config1 & ~type->config1_mask) ||
+	    (attr->config2 & ~type->config2_mask))
+		return -EINVAL;
+
+	if (type->fixed_ctr_bits && attr->config == UNCORE_FIXED_EVENT) {
+		if (attr->config1 || attr->config2)
+			return -EINVAL;
+		event->hw.config = 0;
+	} else {
+		/* BDX manual 1.4: invert and edge act on the threshold output. */
+		thresh = attr->config & type->config_mask & UNCORE_CTL_THRESH8;
+		if ((attr->config & (UNCORE_CTL_INVERT | UNCORE_CTL_EDGE)) &&
+		    !thresh)
+			return -EINVAL;
+		if (type->hw_config) {
+			err = type->hw_config(type, event, &req);
+			if (err)
+				return err;
+		}
+		event->hw.config = attr->config;
+	}
+	event->hw.extra_reg.reg = req.fields;
+	event->hw.extra_reg.config = req.value;
+	event->hw.idx = -1;
+	return 0;
+}
+
+static int uncore_pmu_event_init(struct perf_event *event)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct uncore_box *box;
+	int err;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	/* Counters of a socket: there is no task to follow. */
+	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK))
+		return -EINVAL;
+	/* Overflow sampling comes with the PMI path; until then, say so. */
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+
+	box = upmu->boxes[topology_logical_package_id(event->cpu)];
+	if (!box || READ_ONCE(box->cpu) < 0)
+		return -ENODEV;
+
+	err = uncore_event_config(upmu->type, event);
+	if (err)
+		return err;
+	event->pmu_private = box;
+	/* Every event of a package is handled on its reading CPU. */
+	event->cpu = box->cpu;
+
+	return uncore_validate_group(box, event);
+}
+
+/* ---- sysfs --------------------------------------------------------------- */
+
+struct uncore_str_attr {
+	struct device_attribute attr;
+	const char *str;
+};
+
+struct uncore_type_sysfs {
+	struct attribute_group format;
+	struct attribute_group events;
+	struct attribute **format_attrs;
+	struct attribute **event_attrs;
+	struct uncore_str_attr *strs;
+};
+
+static ssize_t uncore_str_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  container_of(attr, struct uncore_str_attr, attr)->str);
+}
+
+static struct uncore_pmu *dev_to_uncore_pmu(struct device *dev)
+{
+	return to_uncore_pmu(dev_get_drvdata(dev));
+}
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct uncore_pmu *upmu = dev_to_uncore_pmu(dev);
+	cpumask_var_t mask;
+	ssize_t ret;
+	int pkg, cpu;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	cpus_read_lock();
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		cpu = uncore_pkg_cpu[pkg];
+		if (upmu->boxes[pkg] && cpu >= 0)
+			cpumask_set_cpu(cpu, mask);
+	}
+	cpus_read_unlock();
+	ret = cpumap_print_to_pagebuf(true, buf, mask);
+	free_cpumask_var(mask);
+	return ret;
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static ssize_t num_counters_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	const struct uncore_type *type = dev_to_uncore_pmu(dev)->type;
+
+	return sysfs_emit(buf, "%d\n", type->num_counters);
+}
+static DEVICE_ATTR_RO(num_counters);
+
+static ssize_t counter_width_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	const struct uncore_type *type = dev_to_uncore_pmu(dev)->type;
+
+	return sysfs_emit(buf, "%d\n", type->ctr_bits);
+}
+static DEVICE_ATTR_RO(counter_width);
+
+static ssize_t fixed_counter_width_show(struct device *dev,
+					struct device_attribute *attr, char *buf)
+{
+	const struct uncore_type *type = dev_to_uncore_pmu(dev)->type;
+
+	return sysfs_emit(buf, "%d\n", type->fixed_ctr_bits);
+}
+static DEVICE_ATTR_RO(fixed_counter_width);
+
+static struct attribute *uncore_pmu_attrs[] = {
+	&dev_attr_cpumask.attr,
+	&dev_attr_num_counters.attr,
+	&dev_attr_counter_width.attr,
+	&dev_attr_fixed_counter_width.attr,
+	NULL,
+};
+
+static const struct attribute_group uncore_pmu_group = {
+	.attrs = uncore_pmu_attrs,
+};
+
+static void uncore_free_type_sysfs(struct uncore_type_sysfs *ts)
+{
+	if (!ts)
+		return;
+	kfree(ts->format_attrs);
+	kfree(ts->event_attrs);
+	kfree(ts->strs);
+	kfree(ts);
+}
+
+static void uncore_fill_strs(struct uncore_str_attr *strs,
+			     struct attribute **attrs, const char *name,
+			     const char *str, int i)
+{
+	sysfs_attr_init(&strs[i].attr.attr);
+	strs[i].attr.attr.name = name;
+	strs[i].attr.attr.mode = 0444;
+	strs[i].attr.show = uncore_str_show;
+	strs[i].str = str;
+	attrs[i] = &strs[i].attr.attr;
+}
+
+static struct uncore_type_sysfs *uncore_alloc_type_sysfs(const struct uncore_type *type)
+{
+	struct uncore_type_sysfs *ts;
+	int nf = 0, ne = 0, i;
+
+	while (type->formats && type->formats[nf].name)
+		nf++;
+	while (type->events && type->events[ne].name)
+		ne++;
+
+	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
+	if (!ts)
+		return NULL;
+	ts->format_attrs = kcalloc(nf + 1, sizeof(*ts->format_attrs), GFP_KERNEL);
+	ts->event_attrs = kcalloc(ne + 1, sizeof(*ts->event_attrs), GFP_KERNEL);
+	ts->strs = kcalloc(nf + ne, sizeof(*ts->strs), GFP_KERNEL);
+	if (!ts->format_attrs || !ts->event_attrs || (nf + ne && !ts->strs)) {
+		uncore_free_type_sysfs(ts);
+		return NULL;
+	}
+	for (i = 0; i < nf; i++)
+		uncore_fill_strs(ts->strs, ts->format_attrs, type->formats[i].name,
+				 type->formats[i].spec, i);
+	for (i = 0; i < ne; i++)
+		uncore_fill_strs(ts->strs + nf, ts->event_attrs,
+				 type->events[i].name, type->events[i].config, i);
+	ts->format.name = "format";
+	ts->format.attrs = ts->format_attrs;
+	ts->events.name = "events";
+	ts->events.attrs = ts->event_attrs;
+	return ts;
+}
+
+/* ---- debugfs: register access counts ---------------------------------- */
+
+static int uncore_access_show(struct seq_file *m, void *v)
+{
+	int i, pkg;
+
+	seq_printf(m, "# backend: %s\n", uncore_access_backend());
+	seq_puts(m, "# pmu pkg msr_rd msr_wr pci_rd pci_wr errors\n");
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+
+		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+			struct uncore_box *box = upmu->boxes[pkg];
+
+			if (!box)
+				continue;
+			seq_printf(m, "%s %d %llu %llu %llu %llu %llu\n",
+				   upmu->name, pkg, READ_ONCE(box->stats.msr_rd),
+				   READ_ONCE(box->stats.msr_wr),
+				   READ_ONCE(box->stats.pci_rd),
+				   READ_ONCE(box->stats.pci_wr),
+				   READ_ONCE(box->stats.errors));
+		}
+	}
+	return 0;
+}
+
+static int uncore_access_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, uncore_access_show, NULL);
+}
+
+static void uncore_reset_stats(void *info)
+{
+	struct uncore_box *box = info;
+
+	memset(&box->stats, 0, sizeof(box->stats));
+}
+
+/* Any write zeroes the counts, on each box's CPU so no increment races. */
+static ssize_t uncore_access_write(struct file *file, const char __user *buf,
+				   size_t len, loff_t *ppos)
+{
+	int i, pkg;
+
+	cpus_read_lock();
+	for (i = 0; i < uncore_n_pmus; i++) {
+		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+			struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+
+			if (!box)
+				continue;
+			if (box->cpu >= 0)
+				smp_call_function_single(box->cpu,
+							 uncore_reset_stats,
+							 box, 1);
+			else
+				uncore_reset_stats(box);
+		}
+	}
+	cpus_read_unlock();
+	return len;
+}
+
+static const struct file_operations uncore_access_fops = {
+	.owner = THIS_MODULE,
+	.open = uncore_access_open,
+	.read = seq_read,
+	.write = uncore_access_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* ---- CPU hotplug ------------------------------------------------------- */
+
+static int uncore_cpu_online(unsigned int cpu)
+{
+	int pkg = topology_logical_package_id(cpu);
+	int i;
+
+	if (uncore_pkg_cpu[pkg] >= 0)
+		return 0;
+
+	/* First CPU of the package: it reads the package's boxes from now on. */
+	uncore_pkg_cpu[pkg] = cpu;
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+
+		if (!box)
+			continue;
+		WRITE_ONCE(box->cpu, cpu);
+		if (!box->initialized) {
+			box->pmu->type->ops->init_box(box);
+			box->initialized = true;
+		}
+	}
+	return 0;
+}
+
+static int uncore_cpu_offline(unsigned int cpu)
+{
+	int pkg = topology_logical_package_id(cpu);
+	int i, target = -1, other;
+
+	if (uncore_pkg_cpu[pkg] != cpu)
+		return 0;
+
+	for_each_online_cpu(other) {
+		if (other != cpu && topology_logical_package_id(other) == pkg) {
+			target = other;
+			break;
+		}
+	}
+	uncore_pkg_cpu[pkg] = target;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+		struct uncore_box *box = upmu->boxes[pkg];
+
+		if (!box)
+			continue;
+		WRITE_ONCE(box->cpu, target);
+		/*
+		 * With no CPU left the package's events stay on this CPU's
+		 * context, which perf tears down right after us; the box is
+		 * reset when a CPU of the package comes back.
+		 */
+		if (target < 0)
+			box->initialized = false;
+		else if (upmu->registered)
+			perf_pmu_migrate_context(&upmu->pmu, cpu, target);
+	}
+	return 0;
+}
+
+/* ---- Setup ------------------------------------------------------------- */
+
+static void uncore_free_pmu(struct uncore_pmu *upmu)
+{
+	int pkg;
+
+	if (!upmu)
+		return;
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		kfree(upmu->boxes[pkg]);
+	kfree(upmu->boxes);
+	kfree(upmu);
+}
+
+static struct uncore_pmu *uncore_alloc_pmu(const struct uncore_type *type,
+					   int idx,
+					   const struct uncore_type_sysfs *ts)
+{
+	struct uncore_pmu *upmu;
+	bool any = false;
+	int pkg;
+
+	upmu = kzalloc(sizeof(*upmu), GFP_KERNEL);
+	if (!upmu)
+		return ERR_PTR(-ENOMEM);
+	upmu->boxes = kcalloc(uncore_max_pkgs, sizeof(*upmu->boxes), GFP_KERNEL);
+	if (!upmu->boxes) {
+		kfree(upmu);
+		return ERR_PTR(-ENOMEM);
+	}
+	upmu->type = type;
+	upmu->idx = idx;
+	if (type->num_boxes > 1)
+		snprintf(upmu->name, sizeof(upmu->name), "uncore_%s_%d",
+			 type->name, idx);
+	else
+		snprintf(upmu->name, sizeof(upmu->name), "uncore_%s", type->name);
+
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_box *box;
+
+		if (type->present && !type->present(type, idx, pkg))
+			continue;
+		box = kzalloc(sizeof(*box), GFP_KERNEL);
+		if (!box) {
+			uncore_free_pmu(upmu);
+			return ERR_PTR(-ENOMEM);
+		}
+		box->pmu = upmu;
+		box->pkg = pkg;
+		box->cpu = -1;
+		box->msr_base = idx * type->box_stride;
+		raw_spin_lock_init(&box->filter.lock);
+		hrtimer_init(&box->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		box->hrtimer.function = uncore_poll;
+		upmu->boxes[pkg] = box;
+		any = true;
+	}
+	if (!any) {
+		uncore_free_pmu(upmu);
+		return NULL;
+	}
+
+	upmu->attr_groups[0] = &ts->format;
+	upmu->attr_groups[1] = &ts->events;
+	upmu->attr_groups[2] = &uncore_pmu_group;
+	upmu->pmu = (struct pmu) {
+		.module		= THIS_MODULE,
+		.task_ctx_nr	= perf_invalid_context,
+		.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,
+		.attr_groups	= upmu->attr_groups,
+		.event_init	= uncore_pmu_event_init,
+		.add		= uncore_pmu_add,
+		.del		= uncore_pmu_del,
+		.start		= uncore_pmu_start,
+		.stop		= uncore_pmu_stop,
+		.read		= uncore_pmu_read,
+	};
+	upmu->priv = (void *)ts;
+	return upmu;
+}
+
+static void uncore_free_all(void)
+{
+	const struct uncore_type_sysfs *last = NULL;
+	int i;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+
+		/* pmus of one type are consecutive and share the type's sysfs */
+		if (upmu->priv != last) {
+			last = upmu->priv;
+			uncore_free_type_sysfs(upmu->priv);
+		}
+		uncore_free_pmu(upmu);
+	}
+	kfree(uncore_pmus);
+	uncore_pmus = NULL;
+	uncore_n_pmus = 0;
+}
+
+static int uncore_alloc_all(void)
+{
+	const struct uncore_type * const *tp;
+	int max = 0, i;
+
+	for (tp = uncore_plat->types; *tp; tp++)
+		max += (*tp)->num_boxes;
+	uncore_pmus = kcalloc(max, sizeof(*uncore_pmus), GFP_KERNEL);
+	if (!uncore_pmus)
+		return -ENOMEM;
+
+	for (tp = uncore_plat->types; *tp; tp++) {
+		struct uncore_type_sysfs *ts = uncore_alloc_type_sysfs(*tp);
+		bool used = false;
+
+		if (!ts)
+			return -ENOMEM;
+		for (i = 0; i < (*tp)->num_boxes; i++) {
+			struct uncore_pmu *upmu = uncore_alloc_pmu(*tp, i, ts);
+
+			if (IS_ERR(upmu)) {
+				if (!used)
+					uncore_free_type_sysfs(ts);
+				return PTR_ERR(upmu);
+			}
+			if (!upmu)
+				continue;
+			uncore_pmus[uncore_n_pmus++] = upmu;
+			used = true;
+		}
+		if (!used)
+			uncore_free_type_sysfs(ts);
+	}
+	return 0;
+}
+
+static void uncore_unregister_all(void)
+{
+	int i;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		if (!uncore_pmus[i]->registered)
+			continue;
+		perf_pmu_unregister(&uncore_pmus[i]->pmu);
+		uncore_pmus[i]->registered = false;
+	}
+}
+
+/**
+ * uncore_core_init() - register the pmus of a platform
+ * @plat: the platform; its discover() has run
+ *
+ * Either every pmu is registered or none is: a half-registered driver
+ * would leave perf users guessing which boxes they can trust.
+ *
+ * Return: 0 or a negative errno.
+ */
+int uncore_core_init(const struct uncore_platform *plat)
+{
+	int err, i, pkg;
+
+	uncore_plat = plat;
+	uncore_pkg_cpu = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_cpu),
+				 GFP_KERNEL);
+	if (!uncore_pkg_cpu)
+		return -ENOMEM;
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		uncore_pkg_cpu[pkg] = -1;
+
+	err = uncore_alloc_all();
+	if (err)
+		goto free;
+
+	err = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/uncore_pmu:online",
+				uncore_cpu_online, uncore_cpu_offline);
+	if (err < 0)
+		goto free;
+	uncore_hp_state = err;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+
+		err = perf_pmu_register(&upmu->pmu, upmu->name, -1);
+		if (err) {
+			pr_err("cannot register %s: %d\n", upmu->name, err);
+			goto unregister;
+		}
+		upmu->registered = true;
+	}
+
+	uncore_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("access", 0600, uncore_debugfs, NULL,
+			    &uncore_access_fops);
+	pr_info("%s: %d pmus, MSR access through %s\n", plat->name,
+		uncore_n_pmus, uncore_access_backend());
+	return 0;
+
+unregister:
+	uncore_unregister_all();
+	cpuhp_remove_state(uncore_hp_state);
+free:
+	uncore_free_all();
+	kfree(uncore_pkg_cpu);
+	return err;
+}
+
+/** uncore_core_exit() - unregister everything uncore_core_init() set up */
+void uncore_core_exit(void)
+{
+	debugfs_remove_recursive(uncore_debugfs);
+	uncore_unregister_all();
+	cpuhp_remove_state(uncore_hp_state);
+	uncore_free_all();
+	kfree(uncore_pkg_cpu);
+}

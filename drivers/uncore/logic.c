@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure logic of uncore_pmu: no registers, no perf state, no locking.
+ * Everything here is unit-tested by tests/kunit/uncore_logic_test.c.
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/time64.h>
+
+#include "uncore.h"
+
+/* Poll no faster than this, whatever the counter width and rate. */
+#define UNCORE_MIN_POLL_NS	(1 * NSEC_PER_MSEC)
+/* Nothing is gained by a longer period; it keeps ktime arithmetic small. */
+#define UNCORE_MAX_POLL_NS	(3600 * NSEC_PER_SEC)
+
+/**
+ * uncore_delta() - events counted between two reads of a narrow counter
+ * @prev: earlier raw value
+ * @now: later raw value
+ * @width: counter width in bits (1..64)
+ *
+ * Correct across one wrap of the hardware counter: the poll timer makes sure
+ * no two reads are further apart than half the counter's range. Bits above
+ * @width (reserved, "ignored" in the manuals) do not leak into the result.
+ *
+ * Return: @now - @prev modulo 2^@width.
+ */
+u64 uncore_delta(u64 prev, u64 now, int width)
+{
+	int shift = 64 - width;
+
+	return ((now << shift) - (prev << shift)) >> shift;
+}
+
+static int assign_one(const u32 *allowed, const int *prev, const int *order,
+		      int n, int k, unsigned long used, int *assign)
+{
+	int ev, ctr;
+	u32 cand;
+
+	if (k == n)
+		return 0;
+	ev = order[k];
+	/* Keep an event where it is if we can: moving it costs register writes. */
+	if (prev[ev] >= 0 && (allowed[ev] & BIT(prev[ev])) &&
+	    !(used & BIT(prev[ev]))) {
+		assign[ev] = prev[ev];
+		if (!assign_one(allowed, prev, order, n, k + 1,
+				used | BIT(prev[ev]), assign))
+			return 0;
+	}
+	cand = allowed[ev] & ~used;
+	for_each_set_bit(ctr, (unsigned long *)&cand, 32) {
+		if (ctr == prev[ev])
+			continue;
+		assign[ev] = ctr;
+		if (!assign_one(allowed, prev, order, n, k + 1, used | BIT(ctr),
+				assign))
+			return 0;
+	}
+	return -ENOSPC;
+}
+
+/**
+ * uncore_assign_counters() - place events on counters under constraints
+ * @allowed: per event, the counters it may use (bit i: counter i)
+ * @prev: per event, its current counter or -1; kept when possible
+ * @n: number of events (at most UNCORE_MAX_EVENTS)
+ * @assign: per event, the chosen counter (output)
+ *
+ * Exhaustive search, most constrained event first: with at most nine events
+ * and counters it is cheap, and unlike a greedy pass it never refuses a set
+ * of events that fits.
+ *
+ * Return: 0, or -ENOSPC if the events cannot all be placed.
+ */
+int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
+			   int *assign)
+{
+	int order[UNCORE_MAX_EVENTS];
+	int i, j;
+
+	if (n > UNCORE_MAX_EVENTS)
+		return -ENOSPC;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	/* Insertion sort by the number of allowed counters. */
+	for (i = 1; i < n; i++) {
+		int ev = order[i];
+
+		for (j = i; j > 0 &&
+		     hweight32(allowed[order[j - 1]]) > hweight32(allowed[ev]);
+		     j--)
+			order[j] = order[j - 1];
+		order[j] = ev;
+	}
+	return assign_one(allowed, prev, order, n, 0, 0, assign);
+}
+
+/**
+ * uncore_filter_fits() - can an event share a box's filter as it is now
+ * @req: the fields the event needs and their values
+ * @ref: users of each field now
+ * @cur: the filter's current value
+ * @field_masks: each field's bits within the filter value
+ * @nfields: number of fields
+ *
+ * Return: true if every field the event needs is unused or already holds
+ * the value the event needs.
+ */
+bool uncore_filter_fits(const struct uncore_filter_req *req, const int *ref,
+			u64 cur, const u64 *field_masks, int nfields)
+{
+	int i;
+
+	for (i = 0; i < nfields; i++) {
+		if (!(req->fields & BIT(i)) || !ref[i])
+			continue;
+		if ((cur ^ req->value) & field_masks[i])
+			return false;
+	}
+	return true;
+}
+
+/**
+ * uncore_poll_period_ns() - how often to read a counter so no wrap is lost
+ * @width: counter width in bits
+ * @max_rate: the fastest the counter can advance, in counts per second
+ *
+ * Half the time the counter needs to wrap at @max_rate, so that two reads
+ * never straddle a whole wrap even with timer slack.
+ *
+ * Return: the period in nanoseconds, clamped to [1 ms, 1 h].
+ */
+u64 uncore_poll_period_ns(int width, u64 max_rate)
+{
+	u64 ns;
+
+	if (!max_rate)
+		return UNCORE_MAX_POLL_NS;
+	ns = mul_u64_u64_div_u64(BIT_ULL(width - 1), NSEC_PER_SEC, max_rate);
+	return clamp_t(u64, ns, UNCORE_MIN_POLL_NS, UNCORE_MAX_POLL_NS);
+}
+
+/**
+ * uncore_nodeid_to_pkg() - package of a UBox from its node-ID registers
+ * @local_nodeid_reg: the UBox's config dword 0x40 (node ID in bits 2:0)
+ * @nodeid_map_reg: its config dword 0x54 (3 bits per package)
+ * @max_pkgs: packages the system can have; fields beyond are unused
+ *
+ * BDX manual section 1.6.1: package i is the one whose 3-bit field
+ * (bits 3i+2:3i) of the mapping register equals the local node ID. The
+ * manual's sample code compares the field unshifted, which only works for
+ * package 0; this compares the shifted field. A map in which two used
+ * fields hold the same node ID cannot be trusted and maps nothing.
+ *
+ * Return: the physical package id, -ENOENT if no used field matches, or
+ * -EINVAL if the map is ambiguous.
+ */
+int uncore_nodeid_to_pkg(u32 local_nodeid_reg, u32 nodeid_map_reg,
+			 int max_pkgs)
+{
+	u32 nodeid = local_nodeid_reg & 0x7;
+	int i, pkg = -ENOENT;
+
+	for (i = 0; i < min(max_pkgs, 8); i++) {
+		if (((nodeid_map_reg >> (3 * i)) & 0x7) != nodeid)
+			continue;
+		if (pkg >= 0)
+			return -EINVAL;
+		pkg = i;
+	}
+	return pkg;
+}
+
+/**
+ * uncore_bdx_capid5_cbos() - CBo boxes present, from CAPID5
+ * @capid5: Device 30 Function 3 offset 0x98
+ *
+ * BDX manual section 1.6, note before Table 1-2: bit n of CAPID5[23:0]
+ * set means LLC slice n, and so CBo n's PMON block, exists. The set may
+ * have holes.
+ *
+ * Return: bitmap of present CBos.
+ */
+u32 uncore_bdx_capid5_cbos(u32 capid5)
+{
+	return capid5 & GENMASK(23, 0);
+}
+
+/**
+ * uncore_bdx_capid4_sboxes() - number of SBo boxes, from CAPID4
+ * @capid4: Device 30 Function 3 offset 0x94
+ *
+ * BDX manual section 1.6, note before Table 1-2: CAPID4[7:6] = 00: no
+ * SBo; 01: 4 SBos (2 QPI links); 10: 4 SBos (3 QPI links); 11 undefined.
+ *
+ * Return: 0 or 4, or -EINVAL for the undefined encoding.
+ */
+int uncore_bdx_capid4_sboxes(u32 capid4)
+{
+	switch ((capid4 >> 6) & 0x3) {
+	case 0:
+		return 0;
+	case 1:
+	case 2:
+		return 4;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * uncore_constraint_counters() - counters an event may use
+ * @c: the type's constraint table, ending with a zero @counters entry
+ * @config: the event's attr.config
+ * @num_counters: general counters of the box
+ * @max_inc: set to the matching entry's max_inc, or left alone
+ *
+ * Return: bitmap of allowed counters; all of them if no entry matches.
+ */
+u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
+			       int num_counters, u16 *max_inc)
+{
+	u32 all = GENMASK(num_counters - 1, 0);
+
+	for (; c && c->counters; c++) {
+		if ((config & c->cmask) != c->code)
+			continue;
+		if (c->max_inc)
+			*max_inc = c->max_inc;
+		return c->counters & all;
+	}
+	return all;
+}

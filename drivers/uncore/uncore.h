@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uncore_pmu: internal interfaces between the generic core (core.c),
+ * register access (access.c), pure logic (logic.c) and the platform
+ * descriptions (bdx.c, ...).
+ *
+ * Vocabulary: a *type* is a kind of box (CBo, PCU, ...); a *pmu* is one
+ * struct pmu per box index of a type (uncore_cbox_3); a *box* is that
+ * index's instance in one package. Packages are Linux logical package ids.
+ */
+#ifndef _UNCORE_PMU_UNCORE_H
+#define _UNCORE_PMU_UNCORE_H
+
+#include <linux/types.h>
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/perf_event.h>
+#include <linux/spinlock.h>
+
+#define UNCORE_MAX_COUNTERS	8
+/* Index of a box's fixed counter in uncore_box.events[] and assignment. */
+#define UNCORE_FIXED_IDX	UNCORE_MAX_COUNTERS
+#define UNCORE_MAX_EVENTS	(UNCORE_MAX_COUNTERS + 1)
+/* attr.config selecting a type's fixed counter, as mainline's uncore does. */
+#define UNCORE_FIXED_EVENT	0xffULL
+/* Shared filter fields a box may arbitrate (CBo: 4, PCU: 4 band bytes). */
+#define UNCORE_MAX_FILTER_FIELDS 4
+
+/* Fields of the counter control registers common to every box type. */
+#define UNCORE_CTL_EV_SEL	GENMASK_ULL(7, 0)
+#define UNCORE_CTL_UMASK	GENMASK_ULL(15, 8)
+#define UNCORE_CTL_RST		BIT_ULL(17)
+#define UNCORE_CTL_EDGE		BIT_ULL(18)
+#define UNCORE_CTL_TID_EN	BIT_ULL(19)
+#define UNCORE_CTL_OV_EN	BIT_ULL(20)
+#define UNCORE_CTL_EN		BIT_ULL(22)
+#define UNCORE_CTL_INVERT	BIT_ULL(23)
+#define UNCORE_CTL_THRESH8	GENMASK_ULL(31, 24)
+#define UNCORE_CTL_THRESH5	GENMASK_ULL(28, 24)
+
+struct uncore_box;
+struct uncore_pmu;
+struct uncore_type;
+
+/**
+ * struct uncore_filter_req - what an event needs of its box's shared filter
+ * @fields: bit i set: the event needs filter field i of its type
+ * @value: the field values, each in its register position (type-defined)
+ */
+struct uncore_filter_req {
+	u32 fields;
+	u64 value;
+};
+
+/**
+ * struct uncore_filter - a box's shared filter register(s) and their users
+ * @lock: protects the fields below; taken from perf callbacks (IRQs off)
+ * @ref: users of each field
+ * @value: current value of the whole filter, as last written
+ *
+ * Two events may share a field only if they need the same value in it; a
+ * second event that needs another value is refused a place and perf
+ * multiplexes it instead of letting it clobber the first one's filter.
+ */
+struct uncore_filter {
+	raw_spinlock_t lock;
+	int ref[UNCORE_MAX_FILTER_FIELDS];
+	u64 value;
+};
+
+/**
+ * struct uncore_access_stats - register traffic of one box
+ * @msr_rd: MSR reads
+ * @msr_wr: MSR writes
+ * @pci_rd: PCI config dword reads
+ * @pci_wr: PCI config dword writes
+ * @errors: accesses that faulted (#GP) or failed
+ *
+ * Only the box's reading CPU updates these (perf callbacks and the poll
+ * timer run there), so plain increments suffice; debugfs reads them racily,
+ * which is fine for statistics.
+ */
+struct uncore_access_stats {
+	u64 msr_rd;
+	u64 msr_wr;
+	u64 pci_rd;
+	u64 pci_wr;
+	u64 errors;
+};
+
+/**
+ * struct uncore_box - one box of one package
+ * @pmu: the pmu this box belongs to
+ * @pkg: logical package id
+ * @cpu: CPU that reads this box, or -1 while the package has no CPU online
+ * @initialized: init_box() ran since the package last came online
+ * @n_events: events currently added
+ * @events: added events, by slot; @assign holds their counters
+ * @assign: counter index of each added event (UNCORE_FIXED_IDX: fixed)
+ * @used_mask: counters in use
+ * @hrtimer: poll timer, pinned to @cpu, running while events are added
+ * @poll_ns: current poll period
+ * @filter: shared filter arbitration
+ * @stats: register access counts
+ * @pdev: PCI function of a PCI box (NULL for MSR boxes)
+ * @msr_base: MSR offset of this box from its type's registers
+ */
+struct uncore_box {
+	struct uncore_pmu *pmu;
+	int pkg;
+	int cpu;
+	bool initialized;
+	int n_events;
+	struct perf_event *events[UNCORE_MAX_EVENTS];
+	int assign[UNCORE_MAX_EVENTS];
+	unsigned long used_mask;
+	struct hrtimer hrtimer;
+	u64 poll_ns;
+	struct uncore_filter filter;
+	struct uncore_access_stats stats;
+	struct pci_dev *pdev;
+	u32 msr_base;
+};
+
+/**
+ * struct uncore_ops - how a box type is driven
+ * @init_box: reset the box once per package online (on the box's CPU)
+ * @enable_event: program and start the event's counter
+ * @disable_event: stop the event's counter
+ * @read_counter: raw value of the event's counter
+ * @write_filter: program the shared filter (box->filter.value)
+ */
+struct uncore_ops {
+	void (*init_box)(struct uncore_box *box);
+	void (*enable_event)(struct uncore_box *box, struct perf_event *event);
+	void (*disable_event)(struct uncore_box *box, struct perf_event *event);
+	u64 (*read_counter)(struct uncore_box *box, struct perf_event *event);
+	void (*write_filter)(struct uncore_box *box);
+};
+
+/**
+ * struct uncore_constraint - counters an event may use
+ * @code: event select value (attr.config & @cmask)
+ * @cmask: bits of attr.config that @code is compared against
+ * @counters: bit i set: counter i allowed
+ * @max_inc: largest increment per clock, for the poll period
+ */
+struct uncore_constraint {
+	u64 code;
+	u64 cmask;
+	u32 counters;
+	u16 max_inc;
+};
+
+/**
+ * struct uncore_event_desc - a named event under events/
+ * @name: alias name
+ * @config: its perf config string ("event=0x35,umask=0x3")
+ */
+struct uncore_event_desc {
+	const char *name;
+	const char *config;
+};
+
+/**
+ * struct uncore_format_desc - a field under format/
+ * @name: field name (mainline's, so perf JSON and tools keep working)
+ * @spec: bits, e.g. "config:8-15" or "config1:52-60"
+ */
+struct uncore_format_desc {
+	const char *name;
+	const char *spec;
+};
+
+/**
+ * struct uncore_type - a kind of box, as a platform describes it
+ * @name: "cbox", "ubox", ... (pmu name is uncore_<name>[_<n>])
+ * @num_boxes: box indices that can exist
+ * @num_counters: general counters per box
+ * @ctr_bits: width of the general counters
+ * @fixed_ctr_bits: width of the fixed counter, 0 if none
+ * @max_inc: largest per-clock increment of any event on this type
+ * @clock_hz: upper bound of the clock the counters count in
+ * @config_mask: attr.config bits the format allows
+ * @config1_mask: attr.config1 bits the format allows
+ * @config2_mask: attr.config2 bits the format allows
+ * @box_ctl: MSR of box 0's BOX_CTL (0: none)
+ * @box_ctl_init: value that resets the box's controls and counters
+ * @write_twice: counter controls must be written twice to take hold
+ * @event_ctl: MSR of box 0's CTL0
+ * @perf_ctr: MSR of box 0's CTR0
+ * @fixed_ctl: MSR of the fixed counter's control (0: none)
+ * @fixed_ctr: MSR of the fixed counter
+ * @box_stride: MSR distance between boxes of this type
+ * @num_filter_fields: shared filter fields, 0 if the type has no filter
+ * @filter_fields: mask of each field within the filter value
+ * @ops: how to drive it
+ * @constraints: counter restrictions, terminated by a zero @counters entry
+ * @formats: format/ fields, NULL-terminated by name
+ * @events: events/ aliases, NULL-terminated by name
+ * @hw_config: validate the type-specific parts of an event and compute
+ *	hw.config and its filter request; return 0 or a negative errno
+ * @present: does box @idx exist in package @pkg
+ */
+struct uncore_type {
+	const char *name;
+	int num_boxes;
+	int num_counters;
+	int ctr_bits;
+	int fixed_ctr_bits;
+	int max_inc;
+	u64 clock_hz;
+	u64 config_mask;
+	u64 config1_mask;
+	u64 config2_mask;
+	u32 box_ctl;
+	u64 box_ctl_init;
+	bool write_twice;
+	u32 event_ctl;
+	u32 perf_ctr;
+	u32 fixed_ctl;
+	u32 fixed_ctr;
+	u32 box_stride;
+	int num_filter_fields;
+	u64 filter_fields[UNCORE_MAX_FILTER_FIELDS];
+	const struct uncore_ops *ops;
+	const struct uncore_constraint *constraints;
+	const struct uncore_format_desc *formats;
+	const struct uncore_event_desc *events;
+	int (*hw_config)(const struct uncore_type *type, struct perf_event *event,
+			 struct uncore_filter_req *req);
+	bool (*present)(const struct uncore_type *type, int idx, int pkg);
+};
+
+/**
+ * struct uncore_pmu - one registered struct pmu
+ * @pmu: the perf pmu
+ * @type: its box type
+ * @idx: box index within the type
+ * @name: "uncore_cbox_3"
+ * @registered: perf_pmu_register() succeeded
+ * @boxes: per logical package; NULL where the box does not exist
+ * @attr_groups: sysfs groups handed to perf
+ * @priv: sysfs storage owned by core.c
+ */
+struct uncore_pmu {
+	struct pmu pmu;
+	const struct uncore_type *type;
+	int idx;
+	char name[32];
+	bool registered;
+	struct uncore_box **boxes;
+	const struct attribute_group *attr_groups[4];
+	void *priv;
+};
+
+/**
+ * struct uncore_platform - what main.c needs of a supported part
+ * @name: shown in the load message
+ * @types: NULL-terminated list of box types
+ * @discover: find which boxes exist (called once, may sleep)
+ * @cleanup: undo @discover
+ */
+struct uncore_platform {
+	const char *name;
+	const struct uncore_type * const *types;
+	int (*discover)(void);
+	void (*cleanup)(void);
+};
+
+/* main.c */
+extern int uncore_max_pkgs;
+
+/* core.c */
+int uncore_core_init(const struct uncore_platform *plat);
+void uncore_core_exit(void);
+u64 uncore_event_max_rate(const struct uncore_type *type, u64 config);
+int uncore_event_config(const struct uncore_type *type, struct perf_event *event);
+
+/* access.c */
+int uncore_access_init(void);
+void uncore_access_exit(void);
+int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val);
+void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val);
+const char *uncore_access_backend(void);
+
+/* Generic MSR box ops (core.c), shared by the MSR-based platforms. */
+extern const struct uncore_ops uncore_msr_ops;
+void uncore_msr_init_box(struct uncore_box *box);
+void uncore_msr_enable_event(struct uncore_box *box, struct perf_event *event);
+void uncore_msr_disable_event(struct uncore_box *box, struct perf_event *event);
+u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event);
+u32 uncore_msr_ctl(const struct uncore_box *box, int idx);
+
+/* logic.c: pure functions, unit-tested by tests/kunit. */
+u64 uncore_delta(u64 prev, u64 now, int width);
+int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
+			   int *assign);
+bool uncore_filter_fits(const struct uncore_filter_req *req, const int *ref,
+			u64 cur, const u64 *field_masks, int nfields);
+u64 uncore_poll_period_ns(int width, u64 max_rate);
+int uncore_nodeid_to_pkg(u32 local_nodeid_reg, u32 nodeid_map_reg,
+			 int max_pkgs);
+u32 uncore_bdx_capid5_cbos(u32 capid5);
+int uncore_bdx_capid4_sboxes(u32 capid4);
+u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
+			       int num_counters, u16 *max_inc);
+
+#endif /* _UNCORE_PMU_UNCORE_H */
