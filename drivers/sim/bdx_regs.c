@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register model of the BDX uncore MSR PMON boxes: UBox, CBo, SBo, PCU.
+ *
+ * A pure state machine: every entry point takes the package state and the
+ * current sim time, and counters are advanced lazily from the time elapsed
+ * since the previous access. No hardware, PCI, debugfs or locking here, so
+ * the KUnit suite can #include this file.
+ */
+#include <linux/bitfield.h>
+#include <linux/errno.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "sim.h"
+
+/* Bits software may set; writing any other bit counts as a violation. */
+#define SIM_UBOX_CTL_VALID	(SIM_CTL_EV_SEL | SIM_CTL_UMASK |	\
+				 SIM_CTL_RST | SIM_CTL_EDGE |		\
+				 SIM_CTL_OV_EN | SIM_CTL_EN |		\
+				 SIM_CTL_INVERT | SIM_CTL_THRESH5)
+#define SIM_CBO_CTL_VALID	(SIM_CTL_EV_SEL | SIM_CTL_UMASK |	\
+				 SIM_CTL_RST | SIM_CTL_EDGE |		\
+				 SIM_CTL_TID_EN | SIM_CTL_EN |		\
+				 SIM_CTL_INVERT | SIM_CTL_THRESH8)
+#define SIM_PCU_CTL_VALID	(SIM_CTL_EV_SEL | SIM_PCU_CTL_OCC_SEL |	\
+				 SIM_CTL_RST | SIM_CTL_EDGE |		\
+				 SIM_CTL_OV_EN | SIM_CTL_EV_SEL_EXT |	\
+				 SIM_CTL_EN | SIM_CTL_INVERT |		\
+				 SIM_CTL_THRESH5 | SIM_PCU_CTL_OCC_INVERT | \
+				 SIM_PCU_CTL_OCC_EDGE)
+#define SIM_BOX_CTL_VALID	(SIM_BOX_CTL_RST_CTRL | SIM_BOX_CTL_RST_CTRS | \
+				 SIM_BOX_CTL_FRZ | SIM_BOX_CTL_MUST1)
+#define SIM_GCTL_VALID		(SIM_GCTL_PMI_CORE_SEL | SIM_GCTL_UNFRZ_ALL | \
+				 SIM_GCTL_WK_ON_PMI | SIM_GCTL_FRZ_ALL)
+#define SIM_GCTL_RW		(SIM_GCTL_PMI_CORE_SEL | SIM_GCTL_WK_ON_PMI)
+/* ov_u_fixed, ov_u, ov_p, then the PCI box groups (Table 2-3). */
+#define SIM_GSTS_VALID		(GENMASK_ULL(2, 0) | GENMASK_ULL(29, 21) | \
+				 GENMASK_ULL(35, 34))
+#define SIM_FIXED_CTL_VALID	(SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN)
+#define SIM_CBO_F0_VALID	(SIM_CBO_F0_TID | SIM_CBO_F0_STATE)
+#define SIM_CBO_F1_VALID	(SIM_CBO_F1_NID | SIM_CBO_F1_OPC |	\
+				 SIM_CBO_F1_NC | SIM_CBO_F1_ISOC)
+#define SIM_CAPID4_SBO		GENMASK(7, 6)
+
+enum sim_reg {
+	SIM_REG_GLOBAL_CTL,
+	SIM_REG_GLOBAL_STATUS,
+	SIM_REG_GLOBAL_CONFIG,
+	SIM_REG_FIXED_CTL,
+	SIM_REG_FIXED_CTR,
+	SIM_REG_BOX_CTL,
+	SIM_REG_CTL,
+	SIM_REG_FILTER,
+	SIM_REG_STATUS,
+	SIM_REG_CTR,
+};
+
+struct sim_loc {
+	struct sim_box *box;
+	enum sim_reg reg;
+	unsigned int n;
+};
+
+const char *sim_box_name(enum sim_box_type type)
+{
+	switch (type) {
+	case SIM_UBOX:
+		return "ubox";
+	case SIM_CBO:
+		return "cbox";
+	case SIM_SBO:
+		return "sbox";
+	case SIM_PCU:
+		return "pcu";
+	}
+	return "?";
+}
+
+unsigned int sim_box_nr_ctrs(const struct sim_box *box)
+{
+	return box->type == SIM_UBOX ? SIM_NR_UBOX_CTRS : SIM_NR_CTRS;
+}
+
+struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
+			    unsigned int idx)
+{
+	switch (type) {
+	case SIM_UBOX:
+		return idx ? NULL : &pkg->ubox;
+	case SIM_PCU:
+		return idx ? NULL : &pkg->pcu;
+	case SIM_CBO:
+		return idx < SIM_NR_CBO ? &pkg->cbo[idx] : NULL;
+	case SIM_SBO:
+		return idx < SIM_NR_SBO ? &pkg->sbo[idx] : NULL;
+	}
+	return NULL;
+}
+
+static void sim_box_init(struct sim_box *box, enum sim_box_type type,
+			 unsigned int idx, bool present)
+{
+	unsigned int i;
+
+	box->type = type;
+	box->idx = idx;
+	box->present = present;
+	/* The reset value 0 is in effect, so it counts as taken hold. */
+	for (i = 0; i < SIM_NR_CTRS; i++)
+		box->ctr[i].latched = true;
+}
+
+static u64 sim_ticks(u64 t, u64 hz)
+{
+	return mul_u64_u64_div_u64(min(t, SIM_TIME_MAX_NS), hz, NSEC_PER_SEC);
+}
+
+void sim_pkg_init(struct sim_pkg *pkg, unsigned int id, u8 nodeid,
+		  u32 capid4, u32 capid5, u64 uclk_hz, u64 now_ns)
+{
+	bool sbo = FIELD_GET(SIM_CAPID4_SBO, capid4) != 0;
+	unsigned int i;
+
+	memset(pkg, 0, sizeof(*pkg));
+	pkg->id = id;
+	pkg->nodeid = nodeid;
+	pkg->capid4 = capid4;
+	pkg->capid5 = capid5;
+	pkg->uclk_hz = min(uclk_hz, SIM_MAX_CLK_HZ);
+	pkg->pclk_hz = SIM_PCLK_HZ;
+	pkg->now_ns = min(now_ns, SIM_TIME_MAX_NS);
+	pkg->uclk_ticks = sim_ticks(pkg->now_ns, pkg->uclk_hz);
+	pkg->pclk_ticks = sim_ticks(pkg->now_ns, pkg->pclk_hz);
+	/* Only num_c has a non-zero reset value (Table 2-4). */
+	pkg->global_config = SIM_GCONFIG_RESET;
+
+	sim_box_init(&pkg->ubox, SIM_UBOX, 0, true);
+	sim_box_init(&pkg->pcu, SIM_PCU, 0, true);
+	/* CAPID5[23:0] is the CBo bitmap, CAPID4[7:6] != 0 means 4 SBos (1.6) */
+	for (i = 0; i < SIM_NR_CBO; i++)
+		sim_box_init(&pkg->cbo[i], SIM_CBO, i, capid5 & BIT(i));
+	for (i = 0; i < SIM_NR_SBO; i++)
+		sim_box_init(&pkg->sbo[i], SIM_SBO, i, sbo);
+}
+
+void sim_pkg_reset_stats(struct sim_pkg *pkg)
+{
+	memset(&pkg->stats, 0, sizeof(pkg->stats));
+}
+
+/*
+ * The enable hierarchy of 2.1.2: local enable, box not frozen (the UBox
+ * has no box level) and no global freeze. An SBo control whose event select
+ * has not taken hold counts nothing.
+ */
+bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
+		      const struct sim_ctr *c)
+{
+	if (!(c->ctl & SIM_CTL_EN) || pkg->global_frozen)
+		return false;
+	if (box->type != SIM_UBOX && box->frozen)
+		return false;
+	if (box->type == SIM_SBO && !c->latched)
+		return false;
+	return true;
+}
+
+/*
+ * An overflow message reaches the UBox, which records it in GLOBAL_STATUS
+ * (2.1.1). The global freeze (2.1.1.1) and the PMI to pmi_core_sel
+ * (2.1.1.2) it then raises are not modelled yet; they belong here.
+ */
+static void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit)
+{
+	pkg->global_status |= BIT_ULL(bit);
+}
+
+/* Add @add; returns true on a carry out of bit 47. */
+static bool sim_ctr_add(struct sim_ctr *c, u64 add)
+{
+	bool ov = add > SIM_CTR_MASK - c->val;
+
+	c->total += add;
+	c->val = (c->val + add) & SIM_CTR_MASK;
+	return ov;
+}
+
+static void sim_ctr_clear(struct sim_ctr *c)
+{
+	c->val = 0;
+	c->total = 0;
+}
+
+/*
+ * Threshold, invert and edge detect (1.4): with thresh = 0 the raw
+ * increment is added and invert/edge have no effect (they work only after
+ * a non-zero threshold). Otherwise each cycle yields the condition
+ * r >= thresh (or r < thresh inverted); edge detect counts its rising edges.
+ * PCU occupancy events apply occ_invert/occ_edge_det the same way (2.8.2.2).
+ */
+static u64 sim_pipeline(const struct sim_box *box, struct sim_ctr *c,
+			u64 r, u64 n)
+{
+	u32 ctl = c->ctl;
+	bool invert = ctl & SIM_CTL_INVERT;
+	bool edge = ctl & SIM_CTL_EDGE;
+	bool cond;
+	u32 thresh;
+	u64 add;
+
+	if (box->type == SIM_UBOX || box->type == SIM_PCU)
+		thresh = FIELD_GET(SIM_CTL_THRESH5, ctl);
+	else
+		thresh = FIELD_GET(SIM_CTL_THRESH8, ctl);
+	if (box->type == SIM_PCU && (ctl & SIM_EV_PCU_OCCUPANCY)) {
+		invert |= !!(ctl & SIM_PCU_CTL_OCC_INVERT);
+		edge |= !!(ctl & SIM_PCU_CTL_OCC_EDGE);
+	}
+
+	if (!n)
+		return 0;
+	if (!thresh)
+		return check_mul_overflow(r, n, &add) ? U64_MAX : add;
+
+	cond = invert ? r < thresh : r >= thresh;
+	if (!edge)
+		return cond ? n : 0;
+	add = cond && !c->prev_cond;
+	c->prev_cond = cond;
+	return add;
+}
+
+/* @n cycles of per-cycle increment @r into counter @i of @box. */
+static void sim_count(struct sim_pkg *pkg, struct sim_box *box,
+		      unsigned int i, u64 r, u64 n)
+{
+	struct sim_ctr *c = &box->ctr[i];
+
+	if (!sim_ctr_add(c, sim_pipeline(box, c, r, n)))
+		return;
+
+	pkg->stats.overflows++;
+	box->status |= BIT(i);
+	/* CBo and SBo have no ov_en and no GLOBAL_STATUS bit (Table 2-3). */
+	if (!(c->ctl & SIM_CTL_OV_EN))
+		return;
+	if (box->type == SIM_UBOX)
+		sim_global_overflow(pkg, SIM_GSTS_OV_U);
+	else if (box->type == SIM_PCU)
+		sim_global_overflow(pkg, SIM_GSTS_OV_P);
+}
+
+/* CLOCKTICKS (event 0x00) on the counters of @box. */
+static void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box,
+			   u64 ticks)
+{
+	unsigned int i;
+
+	if (!ticks || !box->present)
+		return;
+	for (i = 0; i < SIM_NR_CTRS; i++) {
+		struct sim_ctr *c = &box->ctr[i];
+
+		if (FIELD_GET(SIM_CTL_EV_SEL, c->ctl) == SIM_EV_CLOCKTICKS &&
+		    sim_ctr_counting(pkg, box, c))
+			sim_count(pkg, box, i, 1, ticks);
+	}
+}
+
+/*
+ * Bring the clock-driven counters up to @now_ns. Ticks are differences of
+ * floor(t * hz / 1e9) of absolute sim times, so nothing drifts however the
+ * accesses are spaced. Times older than the last one (callers read the
+ * clock before taking the package lock) are ignored.
+ */
+void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
+{
+	u64 uclk, pclk, du, dp;
+	unsigned int i;
+
+	now_ns = min(now_ns, SIM_TIME_MAX_NS);
+	if (now_ns <= pkg->now_ns)
+		return;
+
+	uclk = sim_ticks(now_ns, pkg->uclk_hz);
+	pclk = sim_ticks(now_ns, pkg->pclk_hz);
+	du = uclk - pkg->uclk_ticks;
+	dp = pclk - pkg->pclk_ticks;
+	pkg->now_ns = now_ns;
+	pkg->uclk_ticks = uclk;
+	pkg->pclk_ticks = pclk;
+
+	/* The fixed counter counts UCLK "when global enable is set" (2.2.2) */
+	if (du && (pkg->fixed.ctl & SIM_FIXED_CTL_EN) && !pkg->global_frozen &&
+	    sim_ctr_add(&pkg->fixed, du)) {
+		pkg->stats.overflows++;
+		if (pkg->fixed.ctl & SIM_FIXED_CTL_OV_EN)
+			sim_global_overflow(pkg, SIM_GSTS_OV_U_FIXED);
+	}
+	/* CBo/SBo CLOCKTICKS count UCLK, PCU CLOCKTICKS the 800 MHz PCLK. */
+	for (i = 0; i < SIM_NR_CBO; i++)
+		sim_box_clocks(pkg, &pkg->cbo[i], du);
+	for (i = 0; i < SIM_NR_SBO; i++)
+		sim_box_clocks(pkg, &pkg->sbo[i], du);
+	sim_box_clocks(pkg, &pkg->pcu, dp);
+}
+
+static int sim_decode_ubox(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
+{
+	loc->box = &pkg->ubox;
+	switch (msr) {
+	case SIM_MSR_U_GLOBAL_CTL:
+		loc->reg = SIM_REG_GLOBAL_CTL;
+		break;
+	case SIM_MSR_U_GLOBAL_STATUS:
+		loc->reg = SIM_REG_GLOBAL_STATUS;
+		break;
+	case SIM_MSR_U_GLOBAL_CONFIG:
+		loc->reg = SIM_REG_GLOBAL_CONFIG;
+		break;
+	case SIM_MSR_U_FIXED_CTL:
+		loc->reg = SIM_REG_FIXED_CTL;
+		break;
+	case SIM_MSR_U_FIXED_CTR:
+		loc->reg = SIM_REG_FIXED_CTR;
+		break;
+	case SIM_MSR_U_CTL0:
+	case SIM_MSR_U_CTL0 + 1:
+		loc->reg = SIM_REG_CTL;
+		loc->n = msr - SIM_MSR_U_CTL0;
+		break;
+	case SIM_MSR_U_BOX_STATUS:
+		loc->reg = SIM_REG_STATUS;
+		break;
+	case SIM_MSR_U_CTR0:
+	case SIM_MSR_U_CTR0 + 1:
+		loc->reg = SIM_REG_CTR;
+		loc->n = msr - SIM_MSR_U_CTR0;
+		break;
+	default:
+		/* 0x707 is not documented for BDX (Table 1-2). */
+		return -EIO;
+	}
+	return 0;
+}
+
+/* PCU: BOX_CTL, CTL0-3, BOX_FILTER, BOX_STATUS, CTR0-3 (Table 2-156). */
+static int sim_decode_pcu(struct sim_pkg *pkg, u32 off, struct sim_loc *loc)
+{
+	loc->box = &pkg->pcu;
+	if (off == 0) {
+		loc->reg = SIM_REG_BOX_CTL;
+	} else if (off <= 4) {
+		loc->reg = SIM_REG_CTL;
+		loc->n = off - 1;
+	} else if (off == 5) {
+		loc->reg = SIM_REG_FILTER;
+	} else if (off == 6) {
+		loc->reg = SIM_REG_STATUS;
+	} else {
+		loc->reg = SIM_REG_CTR;
+		loc->n = off - 7;
+	}
+	return 0;
+}
+
+/* SBo: BOX_CTL, CTL0-3, BOX_STATUS, CTR0-3 (Table 2-44). */
+static int sim_decode_sbo(struct sim_pkg *pkg, u32 off, struct sim_loc *loc)
+{
+	loc->box = &pkg->sbo[off / SIM_MSR_SBO_STRIDE];
+	if (!loc->box->present)
+		return -EIO;
+	off %= SIM_MSR_SBO_STRIDE;
+	if (off == 0) {
+		loc->reg = SIM_REG_BOX_CTL;
+	} else if (off <= 4) {
+		loc->reg = SIM_REG_CTL;
+		loc->n = off - 1;
+	} else if (off == 5) {
+		loc->reg = SIM_REG_STATUS;
+	} else {
+		loc->reg = SIM_REG_CTR;
+		loc->n = off - 6;
+	}
+	return 0;
+}
+
+/* CBo: BOX_CTL, CTL0-3, FILTER0/1, BOX_STATUS, CTR0-3 (Table 2-13). */
+static int sim_decode_cbo(struct sim_pkg *pkg, u32 off, struct sim_loc *loc)
+{
+	loc->box = &pkg->cbo[off / SIM_MSR_CBO_STRIDE];
+	if (!loc->box->present)
+		return -EIO;
+	off %= SIM_MSR_CBO_STRIDE;
+	if (off == 0) {
+		loc->reg = SIM_REG_BOX_CTL;
+	} else if (off <= 4) {
+		loc->reg = SIM_REG_CTL;
+		loc->n = off - 1;
+	} else if (off <= 6) {
+		loc->reg = SIM_REG_FILTER;
+		loc->n = off - 5;
+	} else if (off == 7) {
+		loc->reg = SIM_REG_STATUS;
+	} else if (off <= 0xb) {
+		loc->reg = SIM_REG_CTR;
+		loc->n = off - 8;
+	} else {
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Returns -EIO where the part would raise #GP. */
+static int sim_decode(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
+{
+	loc->n = 0;
+	if (msr >= SIM_MSR_U_GLOBAL_CTL && msr <= SIM_MSR_U_LAST)
+		return sim_decode_ubox(pkg, msr, loc);
+	if (msr >= SIM_MSR_PCU_BASE && msr <= SIM_MSR_PCU_LAST)
+		return sim_decode_pcu(pkg, msr - SIM_MSR_PCU_BASE, loc);
+	if (msr >= SIM_MSR_SBO_BASE &&
+	    msr < SIM_MSR_SBO_BASE + SIM_NR_SBO * SIM_MSR_SBO_STRIDE)
+		return sim_decode_sbo(pkg, msr - SIM_MSR_SBO_BASE, loc);
+	if (msr >= SIM_MSR_CBO_BASE &&
+	    msr < SIM_MSR_CBO_BASE + SIM_NR_CBO * SIM_MSR_CBO_STRIDE)
+		return sim_decode_cbo(pkg, msr - SIM_MSR_CBO_BASE, loc);
+	return -EIO;
+}
+
+int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val)
+{
+	struct sim_loc loc;
+	struct sim_box *box;
+
+	pkg->stats.msr_reads++;
+	*val = 0;
+	if (sim_decode(pkg, msr, &loc)) {
+		pkg->stats.msr_faults++;
+		return -EIO;
+	}
+	sim_pkg_advance(pkg, now_ns);
+
+	box = loc.box;
+	switch (loc.reg) {
+	case SIM_REG_GLOBAL_CTL:
+		*val = pkg->global_ctl;
+		break;
+	case SIM_REG_GLOBAL_STATUS:
+		*val = pkg->global_status;
+		break;
+	case SIM_REG_GLOBAL_CONFIG:
+		*val = pkg->global_config;
+		break;
+	case SIM_REG_FIXED_CTL:
+		*val = pkg->fixed.ctl;
+		break;
+	case SIM_REG_FIXED_CTR:
+		*val = pkg->fixed.val;
+		break;
+	case SIM_REG_BOX_CTL:
+		/* All its functional bits are write-only (Table 2-14). */
+		break;
+	case SIM_REG_CTL:
+		*val = box->ctr[loc.n].ctl;
+		break;
+	case SIM_REG_FILTER:
+		*val = box->filter[loc.n];
+		break;
+	case SIM_REG_STATUS:
+		*val = box->status;
+		break;
+	case SIM_REG_CTR:
+		*val = box->ctr[loc.n].val;
+		break;
+	}
+	return 0;
+}
+
+static void sim_check_rsvd(struct sim_pkg *pkg, u64 val, u64 valid)
+{
+	if (val & ~valid)
+		pkg->stats.rsvd_writes++;
+}
+
+static void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box,
+			      u64 val)
+{
+	unsigned int i;
+
+	sim_check_rsvd(pkg, val, SIM_BOX_CTL_VALID);
+	/* "SW must write to 1 else behavior is undefined" (Table 2-14 etc.) */
+	if ((val & SIM_BOX_CTL_MUST1) != SIM_BOX_CTL_MUST1)
+		pkg->stats.boxctl_no_must1++;
+
+	box->frozen = val & SIM_BOX_CTL_FRZ;
+	for (i = 0; i < SIM_NR_CTRS; i++) {
+		struct sim_ctr *c = &box->ctr[i];
+
+		if (val & SIM_BOX_CTL_RST_CTRS)
+			sim_ctr_clear(c);
+		if (val & SIM_BOX_CTL_RST_CTRL) {
+			c->ctl = 0;
+			c->latched = true;
+			c->prev_cond = false;
+		}
+	}
+}
+
+static u32 sim_ctl_valid(const struct sim_box *box)
+{
+	switch (box->type) {
+	case SIM_UBOX:
+		return SIM_UBOX_CTL_VALID;
+	case SIM_PCU:
+		return SIM_PCU_CTL_VALID;
+	default:
+		return SIM_CBO_CTL_VALID;
+	}
+}
+
+static void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box,
+			  unsigned int n, u64 val)
+{
+	struct sim_ctr *c = &box->ctr[n];
+	u32 valid = sim_ctl_valid(box);
+	u32 ctl = val & valid & ~SIM_CTL_RST;
+
+	sim_check_rsvd(pkg, val, valid);
+	if (val & SIM_CTL_RST)
+		sim_ctr_clear(c);
+	/*
+	 * SBo erratum: a new value takes hold only when written twice, the
+	 * manual's recommended pair being en = 0 then en = 1 (2.4.1, and the
+	 * note in 2.4.2). So a write takes hold iff all bits but en equal the
+	 * current value.
+	 */
+	if (box->type == SIM_SBO)
+		c->latched = !((ctl ^ c->ctl) & ~SIM_CTL_EN);
+	c->ctl = ctl;
+	c->prev_cond = false;
+}
+
+static void sim_write_global_ctl(struct sim_pkg *pkg, u64 val)
+{
+	bool frz = val & SIM_GCTL_FRZ_ALL;
+	bool unfrz = val & SIM_GCTL_UNFRZ_ALL;
+
+	sim_check_rsvd(pkg, val, SIM_GCTL_VALID);
+	/* Freeze and unfreeze at once is meaningless: a violation, ignored. */
+	if (frz && unfrz)
+		pkg->stats.rsvd_writes++;
+	else if (frz)
+		pkg->global_frozen = true;
+	else if (unfrz)
+		pkg->global_frozen = false;
+	pkg->global_ctl = val & SIM_GCTL_RW;
+}
+
+int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val)
+{
+	struct sim_loc loc;
+	struct sim_box *box;
+	u32 valid;
+
+	pkg->stats.msr_writes++;
+	if (sim_decode(pkg, msr, &loc)) {
+		pkg->stats.msr_faults++;
+		return -EIO;
+	}
+	/* Account the old programming up to now before changing it. */
+	sim_pkg_advance(pkg, now_ns);
+
+	box = loc.box;
+	switch (loc.reg) {
+	case SIM_REG_GLOBAL_CTL:
+		sim_write_global_ctl(pkg, val);
+		break;
+	case SIM_REG_GLOBAL_STATUS:
+		sim_check_rsvd(pkg, val, SIM_GSTS_VALID);
+		pkg->global_status &= ~val;
+		break;
+	case SIM_REG_GLOBAL_CONFIG:
+		sim_check_rsvd(pkg, val, SIM_GCONFIG_NUM_C);
+		pkg->global_config = val & SIM_GCONFIG_NUM_C;
+		break;
+	case SIM_REG_FIXED_CTL:
+		sim_check_rsvd(pkg, val, SIM_FIXED_CTL_VALID);
+		pkg->fixed.ctl = val & SIM_FIXED_CTL_VALID;
+		break;
+	case SIM_REG_FIXED_CTR:
+		/* Bits 63:48 are ignored, not reserved (Table 2-10). */
+		pkg->fixed.val = val & SIM_CTR_MASK;
+		break;
+	case SIM_REG_BOX_CTL:
+		sim_write_box_ctl(pkg, box, val);
+		break;
+	case SIM_REG_CTL:
+		sim_write_ctl(pkg, box, loc.n, val);
+		break;
+	case SIM_REG_FILTER:
+		if (box->type == SIM_PCU)
+			valid = U32_MAX;
+		else
+			valid = loc.n ? SIM_CBO_F1_VALID : SIM_CBO_F0_VALID;
+		sim_check_rsvd(pkg, val, valid);
+		box->filter[loc.n] = val & valid;
+		break;
+	case SIM_REG_STATUS:
+		valid = GENMASK(sim_box_nr_ctrs(box) - 1, 0);
+		sim_check_rsvd(pkg, val, valid);
+		box->status &= ~val;
+		break;
+	case SIM_REG_CTR:
+		box->ctr[loc.n].val = val & SIM_CTR_MASK;
+		break;
+	}
+	return 0;
+}
+
+/* CBo events whose NID subevents use FILTER1.nid (Filter Dep., 2.3.6). */
+static bool sim_cbo_nid_filtered(u8 ev_sel, u8 umask)
+{
+	switch (ev_sel) {
+	case 0x33:	/* RxR_ISMQ_RETRY.WB_CREDITS */
+		if (umask & BIT(7))
+			return true;
+		fallthrough;
+	case 0x28:	/* RxR_IPQ_RETRY2.TARGET */
+	case 0x29:	/* RxR_IRQ_RETRY2.TARGET */
+	case 0x2a:	/* RxR_ISMQ_RETRY2.TARGET */
+	case 0x32:	/* RxR_IRQ_RETRY.NID */
+	case SIM_EV_CBO_LLC_LOOKUP:
+	case SIM_EV_CBO_TOR_INSERTS:
+	case SIM_EV_CBO_TOR_OCC:
+	case SIM_EV_CBO_LLC_VICTIMS:
+		return umask & BIT(6);
+	}
+	return false;
+}
+
+/* The CBo filter registers (2.3.2.3). */
+static bool sim_cbo_filters_pass(const struct sim_box *box,
+				 const struct sim_ctr *c,
+				 const struct sim_event *ev)
+{
+	u8 ev_sel = FIELD_GET(SIM_CTL_EV_SEL, c->ctl);
+	u8 umask = FIELD_GET(SIM_CTL_UMASK, c->ctl);
+	u32 f0 = box->filter[0], f1 = box->filter[1];
+	bool tor = ev_sel == SIM_EV_CBO_TOR_INSERTS ||
+		   ev_sel == SIM_EV_CBO_TOR_OCC;
+
+	if ((c->ctl & SIM_CTL_TID_EN) &&
+	    ev->tid != FIELD_GET(SIM_CBO_F0_TID, f0))
+		return false;
+	/* "LLC_LOOKUP may be filtered by the cacheline state" (2.3.2.3). */
+	if (ev_sel == SIM_EV_CBO_LLC_LOOKUP &&
+	    !(ev->state & FIELD_GET(SIM_CBO_F0_STATE, f0)))
+		return false;
+	if (sim_cbo_nid_filtered(ev_sel, umask) &&
+	    !(ev->nid & FIELD_GET(SIM_CBO_F1_NID, f1)))
+		return false;
+	/*
+	 * Opcode-matching TOR subevents have umask bit 0 set; nc and isoc
+	 * qualify that match (Table 2-19 lists them beside opc) and nothing
+	 * else.
+	 */
+	if (!tor || !(umask & BIT(0)))
+		return true;
+	if (ev->opc != FIELD_GET(SIM_CBO_F1_OPC, f1))
+		return false;
+	if ((f1 & SIM_CBO_F1_NC) && !ev->nc)
+		return false;
+	if ((f1 & SIM_CBO_F1_ISOC) && !ev->isoc)
+		return false;
+	return true;
+}
+
+/*
+ * Does counter @c count @ev, and with what per-cycle increment @r?
+ * Event selects must be equal; unit masks must share a bit or both be 0.
+ */
+static bool sim_match(const struct sim_box *box, const struct sim_ctr *c,
+		      const struct sim_event *ev, u64 *r)
+{
+	u8 ev_sel = FIELD_GET(SIM_CTL_EV_SEL, c->ctl);
+	u8 umask = FIELD_GET(SIM_CTL_UMASK, c->ctl);
+	u32 occ_sel;
+
+	if (ev_sel != ev->ev_sel)
+		return false;
+	*r = ev->inc;
+
+	if (box->type == SIM_PCU) {
+		/* occ_sel 1/2/3 = cores in C0/C3/C6 (2.8.2.2) */
+		if (ev_sel & SIM_EV_PCU_OCCUPANCY) {
+			occ_sel = FIELD_GET(SIM_PCU_CTL_OCC_SEL, c->ctl);
+			*r = ev->cores;
+			return occ_sel && occ_sel == ev->umask >> 6;
+		}
+		/* FREQ_BANDn_CYCLES: frequency >= filter byte n (2.8.6) */
+		if (ev_sel >= SIM_EV_PCU_BAND0 && ev_sel <= SIM_EV_PCU_BAND3) {
+			u8 band = box->filter[0] >>
+				  (8 * (ev_sel - SIM_EV_PCU_BAND0));
+
+			*r = ev->freq >= band;
+		}
+		/* The PCU has no unit mask. */
+		return true;
+	}
+
+	if (!(umask & ev->umask) && (umask || ev->umask))
+		return false;
+	if (box->type == SIM_CBO)
+		return sim_cbo_filters_pass(box, c, ev);
+	return true;
+}
+
+/* Returns the number of counters that counted @ev, or -EINVAL. */
+int sim_inject(struct sim_pkg *pkg, u64 now_ns, const struct sim_event *ev)
+{
+	struct sim_box *box = sim_pkg_box(pkg, ev->type, ev->idx);
+	unsigned int i;
+	int hits = 0;
+	u64 r;
+
+	if (!box || !box->present)
+		return -EINVAL;
+	sim_pkg_advance(pkg, now_ns);
+
+	pkg->stats.inject_lines++;
+	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
+		struct sim_ctr *c = &box->ctr[i];
+
+		if (!sim_ctr_counting(pkg, box, c) || !sim_match(box, c, ev, &r))
+			continue;
+		sim_count(pkg, box, i, r, ev->count);
+		hits++;
+	}
+	pkg->stats.inject_hits += hits;
+	return hits;
+}
+
+int sim_set_counter(struct sim_pkg *pkg, u64 now_ns, enum sim_box_type type,
+		    unsigned int idx, unsigned int ctr, u64 value)
+{
+	struct sim_box *box = sim_pkg_box(pkg, type, idx);
+	struct sim_ctr *c;
+
+	if (!box || !box->present)
+		return -EINVAL;
+	if (type == SIM_UBOX && ctr == SIM_CTR_FIXED)
+		c = &pkg->fixed;
+	else if (ctr < sim_box_nr_ctrs(box))
+		c = &box->ctr[ctr];
+	else
+		return -EINVAL;
+
+	sim_pkg_advance(pkg, now_ns);
+	c->val = value & SIM_CTR_MASK;
+	return 0;
+}

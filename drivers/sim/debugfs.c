@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test interface of the simulator in /sys/kernel/debug/uncore_sim/: event
+ * injection, counter preload, sim clock control and a state dump. The
+ * grammar is documented in Documentation/simulator.rst.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "sim.h"
+
+#define SIM_DEBUGFS_MAX_WRITE	PAGE_SIZE
+
+enum sim_key {
+	SIM_K_PKG,
+	SIM_K_BOX,
+	SIM_K_IDX,
+	SIM_K_EVENT,
+	SIM_K_UMASK,
+	SIM_K_COUNT,
+	SIM_K_INC,
+	SIM_K_TID,
+	SIM_K_STATE,
+	SIM_K_OPC,
+	SIM_K_NID,
+	SIM_K_NC,
+	SIM_K_ISOC,
+	SIM_K_FREQ,
+	SIM_K_CORES,
+	SIM_K_CTR,
+	SIM_K_VALUE,
+	SIM_K_NR,
+};
+
+static const struct {
+	const char *name;
+	u64 max;
+} sim_keys[SIM_K_NR] = {
+	[SIM_K_PKG]	= { "pkg",	SIM_MAX_PKGS - 1 },
+	[SIM_K_BOX]	= { "box",	0 },
+	[SIM_K_IDX]	= { "idx",	SIM_NR_CBO - 1 },
+	[SIM_K_EVENT]	= { "event",	0xff },
+	[SIM_K_UMASK]	= { "umask",	0xff },
+	[SIM_K_COUNT]	= { "count",	U64_MAX },
+	[SIM_K_INC]	= { "inc",	U64_MAX },
+	[SIM_K_TID]	= { "tid",	0x3f },
+	[SIM_K_STATE]	= { "state",	0x7f },
+	[SIM_K_OPC]	= { "opc",	0x1ff },
+	[SIM_K_NID]	= { "nid",	0xffff },
+	[SIM_K_NC]	= { "nc",	1 },
+	[SIM_K_ISOC]	= { "isoc",	1 },
+	[SIM_K_FREQ]	= { "freq",	0xff },
+	[SIM_K_CORES]	= { "cores",	0xff },
+	[SIM_K_CTR]	= { "ctr",	SIM_NR_CTRS - 1 },
+	[SIM_K_VALUE]	= { "value",	U64_MAX },
+};
+
+#define SIM_INJECT_KEYS		(GENMASK(SIM_K_CORES, SIM_K_PKG))
+#define SIM_INJECT_NEEDED	(BIT(SIM_K_PKG) | BIT(SIM_K_BOX) | \
+				 BIT(SIM_K_EVENT) | BIT(SIM_K_COUNT))
+#define SIM_COUNTER_KEYS	(BIT(SIM_K_PKG) | BIT(SIM_K_BOX) | \
+				 BIT(SIM_K_IDX) | BIT(SIM_K_CTR) | \
+				 BIT(SIM_K_VALUE))
+#define SIM_COUNTER_NEEDED	(BIT(SIM_K_PKG) | BIT(SIM_K_BOX) | \
+				 BIT(SIM_K_CTR) | BIT(SIM_K_VALUE))
+
+/* One parsed line of "inject" or "counter". */
+struct sim_cmd {
+	unsigned int pkg;
+	struct sim_event ev;
+	unsigned int ctr;
+	u64 value;
+};
+
+static struct dentry *sim_dir;
+
+static int sim_parse_box(const char *s, enum sim_box_type *type)
+{
+	static const enum sim_box_type types[] = {
+		SIM_UBOX, SIM_CBO, SIM_SBO, SIM_PCU,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		if (!strcmp(s, sim_box_name(types[i]))) {
+			*type = types[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Parses "key=value ..." with keys from @allowed into @v; box into @type. */
+static int sim_parse_kv(char *line, unsigned long allowed,
+			unsigned long needed, u64 *v, enum sim_box_type *type,
+			unsigned long *seen)
+{
+	char *tok, *val;
+	unsigned int k;
+	int ret;
+
+	*seen = 0;
+	while ((tok = strsep(&line, " \t"))) {
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		for (k = 0; k < SIM_K_NR; k++)
+			if (!strcmp(tok, sim_keys[k].name))
+				break;
+		if (k == SIM_K_NR || !(allowed & BIT(k)) || (*seen & BIT(k)))
+			return -EINVAL;
+		*seen |= BIT(k);
+
+		if (k == SIM_K_BOX) {
+			ret = sim_parse_box(val, type);
+		} else if (k == SIM_K_CTR && !strcmp(val, "fixed")) {
+			v[k] = SIM_CTR_FIXED;
+			ret = 0;
+		} else {
+			ret = kstrtou64(val, 0, &v[k]);
+			if (!ret && v[k] > sim_keys[k].max)
+				ret = -EINVAL;
+		}
+		if (ret)
+			return -EINVAL;
+	}
+	if ((*seen & needed) != needed)
+		return -EINVAL;
+	if (v[SIM_K_PKG] >= sim_nr_pkgs)
+		return -EINVAL;
+	return 0;
+}
+
+/* Absent boxes are rejected up front; presence never changes. */
+static const struct sim_box *sim_present_box(unsigned int pkg,
+					     enum sim_box_type type,
+					     unsigned int idx)
+{
+	struct sim_box *box = sim_pkg_box(&sim_sockets[pkg].pkg, type, idx);
+
+	return box && box->present ? box : NULL;
+}
+
+static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
+{
+	struct sim_event *ev = &cmd->ev;
+	const struct sim_box *box;
+	u64 v[SIM_K_NR] = {
+		[SIM_K_INC] = 1,
+	};
+	unsigned long seen;
+	u64 prod;
+	int ret;
+
+	if (counter)
+		ret = sim_parse_kv(line, SIM_COUNTER_KEYS, SIM_COUNTER_NEEDED,
+				   v, &ev->type, &seen);
+	else
+		ret = sim_parse_kv(line, SIM_INJECT_KEYS, SIM_INJECT_NEEDED,
+				   v, &ev->type, &seen);
+	if (ret)
+		return ret;
+
+	cmd->pkg = v[SIM_K_PKG];
+	ev->idx = v[SIM_K_IDX];
+	box = sim_present_box(cmd->pkg, ev->type, ev->idx);
+	if (!box)
+		return -EINVAL;
+	if (counter) {
+		cmd->ctr = v[SIM_K_CTR];
+		cmd->value = v[SIM_K_VALUE];
+		if (box->type == SIM_UBOX && cmd->ctr == SIM_CTR_FIXED)
+			return 0;
+		return cmd->ctr < sim_box_nr_ctrs(box) ? 0 : -EINVAL;
+	}
+
+	ev->ev_sel = v[SIM_K_EVENT];
+	ev->umask = v[SIM_K_UMASK];
+	ev->count = v[SIM_K_COUNT];
+	ev->inc = v[SIM_K_INC];
+	ev->tid = seen & BIT(SIM_K_TID) ? (int)v[SIM_K_TID] : -1;
+	ev->state = v[SIM_K_STATE];
+	ev->opc = seen & BIT(SIM_K_OPC) ? (int)v[SIM_K_OPC] : -1;
+	ev->nid = v[SIM_K_NID];
+	ev->nc = v[SIM_K_NC];
+	ev->isoc = v[SIM_K_ISOC];
+	ev->freq = v[SIM_K_FREQ];
+	ev->cores = v[SIM_K_CORES];
+	/* The unwrapped totals must stay exact. */
+	if (check_mul_overflow(ev->count, max(ev->inc, ev->cores), &prod))
+		return -EINVAL;
+	return 0;
+}
+
+static void sim_apply_cmd(const struct sim_cmd *cmd, bool counter)
+{
+	struct sim_socket *s = &sim_sockets[cmd->pkg];
+	unsigned long flags;
+	u64 now = sim_clock_now();
+
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (counter)
+		sim_set_counter(&s->pkg, now, cmd->ev.type, cmd->ev.idx,
+				cmd->ctr, cmd->value);
+	else
+		sim_inject(&s->pkg, now, &cmd->ev);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+}
+
+static char *sim_copy_in(const char __user *ubuf, size_t len)
+{
+	if (!len || len > SIM_DEBUGFS_MAX_WRITE)
+		return ERR_PTR(-EINVAL);
+	return memdup_user_nul(ubuf, len);
+}
+
+/* All lines are parsed before any is applied: a bad line changes nothing. */
+static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
+			     bool counter)
+{
+	struct sim_cmd *cmds;
+	unsigned int n = 0, i;
+	char *buf, *cur, *line;
+	ssize_t ret = len;
+
+	buf = sim_copy_in(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	for (cur = buf; *cur; cur++)
+		n += *cur == '\n';
+	cmds = kcalloc(n + 1, sizeof(*cmds), GFP_KERNEL);
+	if (!cmds) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+
+	n = 0;
+	cur = buf;
+	while ((line = strsep(&cur, "\n"))) {
+		line = strim(line);
+		if (!*line)
+			continue;
+		if (sim_parse_cmd(line, counter, &cmds[n])) {
+			ret = -EINVAL;
+			goto out;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		sim_apply_cmd(&cmds[i], counter);
+out:
+	kfree(cmds);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t sim_inject_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	return sim_cmd_write(ubuf, len, false);
+}
+
+static ssize_t sim_counter_write(struct file *file, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	return sim_cmd_write(ubuf, len, true);
+}
+
+static const struct file_operations sim_inject_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= sim_inject_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations sim_counter_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= sim_counter_write,
+	.llseek	= noop_llseek,
+};
+
+static int sim_clock_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "sim_ns=%llu frozen=%d\n", sim_clock_now(),
+		   sim_clock_frozen());
+	return 0;
+}
+
+static int sim_clock_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_clock_show, NULL);
+}
+
+static ssize_t sim_clock_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char *buf, *cmd;
+	u64 ns;
+	int ret = 0;
+
+	buf = sim_copy_in(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	cmd = strim(buf);
+	if (!strcmp(cmd, "freeze")) {
+		sim_clock_freeze();
+	} else if (!strcmp(cmd, "run")) {
+		sim_clock_run();
+	} else if (str_has_prefix(cmd, "advance ")) {
+		ret = kstrtou64(skip_spaces(cmd + strlen("advance ")), 0, &ns);
+		if (!ret)
+			ret = sim_clock_advance(ns);
+	} else {
+		ret = -EINVAL;
+	}
+	kfree(buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations sim_clock_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sim_clock_open,
+	.read		= seq_read,
+	.write		= sim_clock_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static void sim_show_ctr(struct seq_file *m, const struct sim_pkg *pkg,
+			 const struct sim_box *box, const char *name,
+			 unsigned int i)
+{
+	const struct sim_ctr *c = &box->ctr[i];
+
+	seq_printf(m, "pkg%u %s ctr%u ctl=0x%08x ctr=0x%012llx total=%llu counting=%d",
+		   pkg->id, name, i, c->ctl, c->val, c->total,
+		   sim_ctr_counting(pkg, box, c));
+	if (box->type == SIM_SBO)
+		seq_printf(m, " latched=%d", c->latched);
+	seq_putc(m, '\n');
+}
+
+static void sim_show_box(struct seq_file *m, const struct sim_pkg *pkg,
+			 const struct sim_box *box)
+{
+	char name[8];
+	unsigned int i;
+
+	if (!box->present)
+		return;
+	if (box->type == SIM_CBO || box->type == SIM_SBO)
+		snprintf(name, sizeof(name), "%s%u", sim_box_name(box->type),
+			 box->idx);
+	else
+		strscpy(name, sim_box_name(box->type), sizeof(name));
+
+	seq_printf(m, "pkg%u %s status=0x%08x", pkg->id, name, box->status);
+	if (box->type != SIM_UBOX)
+		seq_printf(m, " frozen=%d", box->frozen);
+	if (box->type == SIM_CBO)
+		seq_printf(m, " filter0=0x%08x filter1=0x%08x",
+			   box->filter[0], box->filter[1]);
+	if (box->type == SIM_PCU)
+		seq_printf(m, " filter=0x%08x", box->filter[0]);
+	seq_putc(m, '\n');
+	for (i = 0; i < sim_box_nr_ctrs(box); i++)
+		sim_show_ctr(m, pkg, box, name, i);
+}
+
+static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg)
+{
+	const struct sim_stats *st = &pkg->stats;
+	unsigned int i;
+
+	seq_printf(m, "pkg%u info nodeid=%u capid4=0x%08x capid5=0x%06x sim_ns=%llu uclk_hz=%llu pclk_hz=%llu\n",
+		   pkg->id, pkg->nodeid, pkg->capid4, pkg->capid5,
+		   pkg->now_ns, pkg->uclk_hz, pkg->pclk_hz);
+	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu inject_lines=%llu inject_hits=%llu\n",
+		   pkg->id, st->msr_reads, st->msr_writes, st->msr_faults,
+		   st->rsvd_writes, st->boxctl_no_must1, st->overflows,
+		   st->inject_lines, st->inject_hits);
+	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%09llx config=0x%08x frozen=%d\n",
+		   pkg->id, pkg->global_ctl, pkg->global_status,
+		   pkg->global_config, pkg->global_frozen);
+	seq_printf(m, "pkg%u ubox fixed ctl=0x%08x ctr=0x%012llx total=%llu counting=%d\n",
+		   pkg->id, pkg->fixed.ctl, pkg->fixed.val, pkg->fixed.total,
+		   (pkg->fixed.ctl & SIM_FIXED_CTL_EN) && !pkg->global_frozen);
+	sim_show_box(m, pkg, &pkg->ubox);
+	for (i = 0; i < SIM_NR_CBO; i++)
+		sim_show_box(m, pkg, &pkg->cbo[i]);
+	for (i = 0; i < SIM_NR_SBO; i++)
+		sim_show_box(m, pkg, &pkg->sbo[i]);
+	sim_show_box(m, pkg, &pkg->pcu);
+}
+
+/* Each package is brought up to date and copied, then printed unlocked. */
+static int sim_state_show(struct seq_file *m, void *v)
+{
+	struct sim_pkg *snap;
+	unsigned long flags;
+	unsigned int p;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	for (p = 0; p < sim_nr_pkgs; p++) {
+		struct sim_socket *s = &sim_sockets[p];
+		u64 now = sim_clock_now();
+
+		raw_spin_lock_irqsave(&s->lock, flags);
+		sim_pkg_advance(&s->pkg, now);
+		*snap = s->pkg;
+		raw_spin_unlock_irqrestore(&s->lock, flags);
+		sim_show_pkg(m, snap);
+	}
+	kfree(snap);
+	return 0;
+}
+
+static int sim_state_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_state_show, NULL);
+}
+
+static const struct file_operations sim_state_fops = {
+	.owner		= THIS_MODULE,
+	.open		= sim_state_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static ssize_t sim_reset_stats_write(struct file *file,
+				     const char __user *ubuf, size_t len,
+				     loff_t *ppos)
+{
+	unsigned long flags;
+	unsigned int p;
+
+	for (p = 0; p < sim_nr_pkgs; p++) {
+		raw_spin_lock_irqsave(&sim_sockets[p].lock, flags);
+		sim_pkg_reset_stats(&sim_sockets[p].pkg);
+		raw_spin_unlock_irqrestore(&sim_sockets[p].lock, flags);
+	}
+	return len;
+}
+
+static const struct file_operations sim_reset_stats_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= sim_reset_stats_write,
+	.llseek	= noop_llseek,
+};
+
+void sim_debugfs_init(void)
+{
+	sim_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("inject", 0200, sim_dir, NULL, &sim_inject_fops);
+	debugfs_create_file("counter", 0200, sim_dir, NULL,
+			    &sim_counter_fops);
+	debugfs_create_file("clock", 0600, sim_dir, NULL, &sim_clock_fops);
+	debugfs_create_file("state", 0400, sim_dir, NULL, &sim_state_fops);
+	debugfs_create_file("reset_stats", 0200, sim_dir, NULL,
+			    &sim_reset_stats_fops);
+}
+
+void sim_debugfs_exit(void)
+{
+	debugfs_remove_recursive(sim_dir);
+}
