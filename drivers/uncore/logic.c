@@ -38,8 +38,8 @@ u64 uncore_delta(u64 prev, u64 now, int width)
 static int assign_one(const u32 *allowed, const int *prev, const int *order,
 		      int n, int k, unsigned long used, int *assign)
 {
+	unsigned long cand;
 	int ev, ctr;
-	u32 cand;
 
 	if (k == n)
 		return 0;
@@ -53,7 +53,7 @@ static int assign_one(const u32 *allowed, const int *prev, const int *order,
 			return 0;
 	}
 	cand = allowed[ev] & ~used;
-	for_each_set_bit(ctr, (unsigned long *)&cand, 32) {
+	for_each_set_bit(ctr, &cand, BITS_PER_LONG) {
 		if (ctr == prev[ev])
 			continue;
 		assign[ev] = ctr;
@@ -137,12 +137,17 @@ bool uncore_filter_fits(const struct uncore_filter_req *req, const int *ref,
  */
 u64 uncore_poll_period_ns(int width, u64 max_rate)
 {
-	u64 ns;
+	u64 half = BIT_ULL(width - 1), ns;
 
-	if (!max_rate)
+	/*
+	 * Clamp before the nanosecond product: x86's mul_u64_u64_div_u64()
+	 * traps (#DE) when the quotient does not fit in 64 bits.
+	 */
+	if (!max_rate ||
+	    div64_u64(half, max_rate) >= UNCORE_MAX_POLL_NS / NSEC_PER_SEC)
 		return UNCORE_MAX_POLL_NS;
-	ns = mul_u64_u64_div_u64(BIT_ULL(width - 1), NSEC_PER_SEC, max_rate);
-	return clamp_t(u64, ns, UNCORE_MIN_POLL_NS, UNCORE_MAX_POLL_NS);
+	ns = mul_u64_u64_div_u64(half, NSEC_PER_SEC, max_rate);
+	return max_t(u64, ns, UNCORE_MIN_POLL_NS);
 }
 
 /**
