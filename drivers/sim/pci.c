@@ -228,13 +228,21 @@ void sim_pci_exit(void)
 
 	for (p = 0; p < SIM_MAX_PKGS; p++) {
 		struct sim_pci_host *host = sim_pci_hosts[p];
+		struct pci_host_bridge *bridge;
 
 		if (!host)
 			continue;
+		bridge = pci_find_host_bridge(host->bus);
 		pci_lock_rescan_remove();
 		pci_stop_root_bus(host->bus);
 		pci_remove_root_bus(host->bus);
 		pci_unlock_rescan_remove();
+		/*
+		 * pci_remove_root_bus() only deletes the bridge device; the
+		 * reference pci_create_root_bus() gave us frees it and its
+		 * window list (kmemleak found them on every unload).
+		 */
+		put_device(&bridge->dev);
 		kfree(host);
 		sim_pci_hosts[p] = NULL;
 	}
