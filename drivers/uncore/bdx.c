@@ -66,7 +66,6 @@
 #define BDX_CBO_F_NC		BIT_ULL(62)
 #define BDX_CBO_F_ISOC		BIT_ULL(63)
 
-
 /* PCU control (Table 2-159): occupancy fields and the 5-bit threshold. */
 #define BDX_PCU_OCC_SEL		GENMASK_ULL(15, 14)
 #define BDX_PCU_OCC_INVERT	BIT_ULL(30)

@@ -1005,10 +1005,13 @@ int uncore_core_init(const struct uncore_platform *plat)
 		struct uncore_pmu *upmu = uncore_pmus[i];
 
 		err = perf_pmu_register(&upmu->pmu, upmu->name, -1);
-		if (err) {
+		if (err == -EEXIST)
+			pr_err("%s is registered already: is intel_uncore loaded? 'rmmod intel_uncore' (and blacklist it) first\n",
+			       upmu->name);
+		else if (err)
 			pr_err("cannot register %s: %d\n", upmu->name, err);
+		if (err)
 			goto unregister;
-		}
 		upmu->registered = true;
 	}
 
