@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host entry points. The module sources are described in Kbuild; everything
+# that needs a VM, the test kernel or Debian packages lives in tools/.
+
+# Headers of the running kernel if installed, else the newest Debian ones:
+# the build machine may run a kernel without headers (any uname -r).
+KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build), \
+	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1))
+
+.PHONY: all modules clean demo check lint deps
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers: set KDIR or run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+deps:
+	tools/setup-deps.sh
+
+demo:
+	tools/vm/demo.sh
+
+check:
+	tools/vm/check.sh
+
+lint:
+	tools/lint.sh
+
+clean:
+	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf build

@@ -1,0 +1,119 @@
+#!/bin/sh
+# run-guest.sh MODE: what the guest does once /init has mounted everything.
+#   check: (debug kernel) load every KUnit module, which prints its KTAP on
+#          the console, then run each /tests/t_*.sh in order.
+#   demo:  load the simulator and the driver, then run /tests/demo.sh.
+# Test output is TAP on stdout; the host parses it (tools/vm/parse-results.sh).
+set -u
+# shellcheck source=lib.sh
+. /tests/lib.sh
+
+# Per-file limit; a file may raise it with a `# timeout: SECS` line. The
+# host scales all limits for slow kernels (uncore.timeout_scale=N on the
+# command line: the KASAN/lockdep kernel under TCG is ~20x slower); tests
+# see the factor as UNCORE_TIMEOUT_SCALE, e.g. to do fewer rounds.
+DEFAULT_TIMEOUT=300
+scale=$(sed -n 's/.*uncore\.timeout_scale=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
+export UNCORE_TIMEOUT_SCALE="${scale:-1}"
+
+# Markers in the kernel log let the host attribute kernel reports to a test.
+kmsg() { echo "uncore-test: $*" >/dev/kmsg 2>/dev/null || true; }
+
+run_kunit() {
+	for ko in /kunit/*.ko; do
+		[ -e "$ko" ] || continue
+		m=$(basename "$ko" .ko)
+		echo "# kunit: $m"
+		kmsg "begin $m"
+		# modprobe, not insmod: a suite may use symbols of uncore_pmu.ko,
+		# and modules.dep (built on the host) knows that.
+		modprobe "$m" || echo "not ok - load KUnit module $m"
+		modprobe -r "$m" || echo "not ok - unload KUnit module $m"
+		kmsg "end $m"
+	done
+	unload_modules >/dev/null 2>&1
+}
+
+file_timeout() {
+	t=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+	echo $((${t:-$DEFAULT_TIMEOUT} * UNCORE_TIMEOUT_SCALE))
+}
+
+# run_limited SECS FILE: run FILE, killing it and everything it started
+# after SECS. busybox timeout would kill only the shell: a leftover child
+# (perf, sleep) would keep the output pipe open and the run hanging.
+run_limited() {
+	setsid sh "$2" 2>&1 &
+	pid=$!
+	(sleep "$1"; kill -TERM -- "-$pid"; sleep 2; kill -KILL -- "-$pid") >/dev/null 2>&1 &
+	watcher=$!
+	wait "$pid"
+	rc=$?
+	kill "$watcher" 2>/dev/null
+	return $rc
+}
+
+# run_test FILE: run one test file with a time limit, and turn an abnormal
+# end (timeout, crash, no result at all) into a failing TAP line.
+run_test() {
+	name=$(basename "$1")
+	limit=$(file_timeout "$1")
+	echo "# test: $name"
+	kmsg "begin $name"
+	start=$(date +%s)
+	run_limited "$limit" "$1" | tee /tmp/out
+	rc=$?
+	took=$(($(date +%s) - start))
+	if [ "$took" -ge "$limit" ]; then
+		echo "not ok - $name timed out after ${limit}s"
+	elif [ "$rc" -ne 0 ] && ! grep -q '^not ok' /tmp/out; then
+		echo "not ok - $name exited with status $rc"
+		# What it said last (a shell error, usually) as diagnostics.
+		grep -v '^\(not \)\{0,1\}ok\|^#' /tmp/out | tail -n 5 | sed 's/^/# /'
+	elif ! grep -q '^\(not \)\{0,1\}ok' /tmp/out; then
+		echo "not ok - $name reported no results"
+	fi
+	# A failed test may leave the driver loaded; do not let it spill over.
+	if module_loaded uncore_pmu || module_loaded uncore_sim; then
+		diag "$name left modules loaded; unloading"
+		unload_modules
+	fi
+	kmsg "end $name"
+	echo "# end: $name (${took}s)"
+}
+
+# kmemleak reports objects unreferenced for 5 s in two scans; clear what
+# boot left behind first so only our leaks remain. Absent on the stock kernel.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_clear() { [ -w $KMEMLEAK ] && echo clear >$KMEMLEAK; }
+kmemleak_report() {
+	[ -w $KMEMLEAK ] || return 0
+	sleep 6
+	echo scan >$KMEMLEAK
+	echo scan >$KMEMLEAK
+	cat $KMEMLEAK
+}
+
+check() {
+	# busybox ash has pipefail: the status of a test is that of timeout, not tee.
+	# shellcheck disable=SC3040
+	set -o pipefail
+	kmemleak_clear
+	run_kunit
+	for t in /tests/t_*.sh; do
+		[ -e "$t" ] || continue
+		run_test "$t"
+	done
+	kmemleak_report
+}
+
+demo() {
+	load_modules || return 1
+	sh /tests/demo.sh
+}
+
+case ${1:-} in
+check) check ;;
+demo) demo ;;
+*) echo "usage: $0 check|demo" >&2; exit 2 ;;
+esac

@@ -1,0 +1,68 @@
+#!/bin/bash
+# `make lint`: checkpatch (strict) on our C sources, sparse and W=1 on the
+# modules against the stock headers, shellcheck on the harness. Exits
+# non-zero on any finding, so it can gate a commit.
+set -euo pipefail
+# shellcheck source=vm/common.sh
+. "$(dirname "$0")/vm/common.sh"
+
+findings=0
+finding() { echo "lint: $*" >&2; findings=$((findings + 1)); }
+
+c_sources() {
+	(cd "$REPO" && find drivers include tests/kunit -name '*.[ch]' 2>/dev/null | sort)
+}
+
+# checkpatch.pl reads spelling.txt and const_structs.checkpatch from its own
+# directory, so it runs from the unpacked Debian source (no kernel build).
+run_checkpatch() {
+	local src files
+	mapfile -t files < <(c_sources)
+	[ "${#files[@]}" -gt 0 ] || return 0
+	src=$("$REPO/tools/vm/unpack-source.sh")
+	(cd "$REPO" && perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
+		--show-types -f "${files[@]}") || finding "checkpatch"
+}
+
+# A from-scratch build: W=1 warnings of unchanged files are only printed
+# when they compile, and C=2 runs sparse on every file.
+# lint_build NAME KDIR [--kunit]
+lint_build() {
+	local out
+	out=$("$REPO/tools/vm/build-modules.sh" "$@" -- C=2 2>&1) || finding "build ($1 $3) failed"
+	echo "$out"
+	if grep -qE '(warning|error):' <<<"$out"; then finding "compiler or sparse warnings ($1 $3)"; fi
+}
+
+# The modules against the stock headers; the KUnit suites need a kernel with
+# KUnit, so they are checked only if the debug kernel is already built.
+run_sparse_w1() {
+	local kdir
+	rm -rf "$BUILD/lint" "$BUILD/lint-debug"
+	lint_build lint "/usr/src/linux-headers-$(stock_version)"
+	compgen -G "$REPO/tests/kunit/*_test.c" >/dev/null || return 0
+	if kdir=$("$REPO/tools/vm/build-kernel.sh" --if-built); then
+		lint_build lint-debug "$kdir"
+		lint_build lint-debug "$kdir" --kunit
+	else
+		echo "lint: debug kernel not built yet, KUnit suites not compiled" >&2
+	fi
+}
+
+# The harness and the guest-side tests (busybox sh).
+run_shellcheck() {
+	command -v shellcheck >/dev/null || { echo "lint: shellcheck not installed, skipped" >&2; return 0; }
+	(cd "$REPO" && shellcheck -x tools/*.sh tools/vm/*.sh .ci/run) || finding "shellcheck (host)"
+	(cd "$REPO" && shellcheck -x -s sh tools/vm/init tests/vm/*.sh) ||
+		finding "shellcheck (guest)"
+}
+
+"$REPO/tools/setup-deps.sh"
+run_checkpatch
+run_sparse_w1
+run_shellcheck
+if [ "$findings" -ne 0 ]; then
+	echo "lint: $findings kind(s) of findings" >&2
+	exit 1
+fi
+echo "lint: clean"

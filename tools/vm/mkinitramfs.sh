@@ -1,0 +1,80 @@
+#!/bin/bash
+# mkinitramfs.sh KVER MODDIR OUT [KUNITDIR]
+#
+# Build a gzip'd newc initramfs for kernel release KVER: static busybox,
+# Debian's perf with its libraries, the modules from MODDIR (and the KUnit
+# modules from KUNITDIR), the guest tests under /tests and tools/vm/init.
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+
+[ $# -ge 3 ] || die "usage: $0 KVER MODDIR OUT [KUNITDIR]"
+kver=$1 moddir=$2 out=$3 kunitdir=${4:-}
+
+root=$(mktemp -d "${out}.root.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+add_busybox() {
+	local path
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin}
+	cp /bin/busybox "$root/bin/busybox"
+	# What `busybox --install -s` would do, done here so /init can use it.
+	for path in $(/bin/busybox --list-full); do
+		[ -e "$root/$path" ] || ln -s /bin/busybox "$root/$path"
+	done
+}
+
+# perf is dynamically linked: copy it with every library ldd names, at the
+# same paths, plus the dynamic loader.
+add_perf() {
+	local lib
+	cp --parents /usr/bin/perf "$root"
+	for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do
+		cp -L --parents "$lib" "$root"
+	done
+	[ -e "$root/lib64/ld-linux-x86-64.so.2" ] || cp -L --parents /lib64/ld-linux-x86-64.so.2 "$root"
+}
+
+# Modules go where modprobe looks, with a modules.dep, so a KUnit suite can
+# pull in uncore_pmu.ko; /modules and /kunit are the short names tests use.
+add_modules() {
+	local lm=lib/modules/$kver
+	mkdir -p "$root/$lm/extra" "$root/$lm/kunit"
+	cp "$moddir"/*.ko "$root/$lm/extra/"
+	if [ -n "$kunitdir" ] && compgen -G "$kunitdir/*.ko" >/dev/null; then
+		cp "$kunitdir"/*.ko "$root/$lm/kunit/"
+	fi
+	# depmod warns about these when absent; nothing is built in for us.
+	touch "$root/$lm"/modules.{order,builtin,builtin.modinfo}
+	depmod -b "$root" "$kver"
+	ln -s "$lm/extra" "$root/modules"
+	ln -s "$lm/kunit" "$root/kunit"
+}
+
+# Guest scripts, plus the static helpers build-helpers put next to them.
+add_tests() {
+	mkdir -p "$root/tests"
+	cp "$REPO"/tests/vm/*.sh "$root/tests/"
+	if compgen -G "$BUILD/helpers/*" >/dev/null; then
+		cp "$BUILD"/helpers/* "$root/tests/"
+	fi
+	chmod +x "$root"/tests/*
+}
+
+add_init() {
+	mkdir -p "$root"/{proc,sys,dev,tmp,root,etc}
+	cp "$REPO/tools/vm/init" "$root/init"
+	chmod +x "$root/init"
+	# The kernel opens /dev/console for init before devtmpfs is mounted.
+	mknod -m 600 "$root/dev/console" c 5 1
+}
+
+add_busybox
+add_perf
+add_modules
+add_tests
+add_init
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --quiet) | gzip -4 >"$out.tmp"
+mv "$out.tmp" "$out"
+log "initramfs $out ($(du -h "$out" | cut -f1))"

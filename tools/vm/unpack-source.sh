@@ -1,0 +1,27 @@
+#!/bin/bash
+# Unpack (once) Debian's linux-source-6.1 into the cache and print its path.
+# Used by build-kernel.sh and, on its own, by `make lint` for checkpatch.pl,
+# which needs the source tree but not a built kernel.
+set -euo pipefail
+
+cache=${UNCORE_CACHE:-/var/cache/uncore_pmu}
+tarball=/usr/src/linux-source-6.1.tar.xz
+[ -f "$tarball" ] || { echo "unpack-source: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
+
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+src=$cache/src-$srcver
+
+mkdir -p "$cache"
+# A lock of its own, not build-kernel's: lint must not wait for a kernel build.
+exec 8>"$cache/.src.lock"
+flock 8
+
+if [ ! -f "$src/.done" ]; then
+	echo "unpack-source: unpacking $tarball" >&2
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" --strip-components=1 -xf "$tarball"
+	mv "$src.tmp" "$src"
+	touch "$src/.done"
+fi
+echo "$src"
