@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the uncore_sim register model (drivers/sim/bdx_regs.c),
+ * driven through the same MSR entry points the backend uses, with explicit
+ * sim times. UCLK is 2 GHz and PCLK 800 MHz, so 1000 ns = 2000 UCLK ticks
+ * = 800 PCLK ticks.
+ */
+#include <kunit/test.h>
+
+#include "../../drivers/sim/bdx_regs.c"
+
+#define UCLK_HZ		2000000000ULL
+#define CAPID5		0x000f0f	/* CBo 0-3 and 8-11 */
+#define CAPID4_SBO	0x40
+
+#define CBO(n, off)	(SIM_MSR_CBO_BASE + SIM_MSR_CBO_STRIDE * (n) + (off))
+#define SBO(n, off)	(SIM_MSR_SBO_BASE + SIM_MSR_SBO_STRIDE * (n) + (off))
+#define PCU(off)	(SIM_MSR_PCU_BASE + (off))
+#define BOX_CTL		0
+#define CTL(i)		(1 + (i))
+#define CBO_F0		5
+#define CBO_F1		6
+#define CBO_STATUS	7
+#define CBO_CTR(i)	(8 + (i))
+#define SBO_CTR(i)	(6 + (i))
+#define PCU_FILTER	5
+#define PCU_STATUS	6
+#define PCU_CTR(i)	(7 + (i))
+
+#define UNFRZ		SIM_BOX_CTL_MUST1
+#define FRZ		(SIM_BOX_CTL_MUST1 | SIM_BOX_CTL_FRZ)
+#define EV(e, u)	((e) | (u) << 8 | SIM_CTL_EN)
+#define THR(t)		((u32)(t) << 24)
+
+static struct sim_pkg *new_pkg(struct kunit *test, u32 capid4)
+{
+	struct sim_pkg *pkg = kunit_kzalloc(test, sizeof(*pkg), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pkg);
+	sim_pkg_init(pkg, 0, 1, capid4, CAPID5, UCLK_HZ, 0);
+	return pkg;
+}
+
+static u64 rd(struct kunit *test, struct sim_pkg *pkg, u64 t, u32 msr)
+{
+	u64 val;
+
+	KUNIT_ASSERT_EQ(test, sim_msr_read(pkg, t, msr, &val), 0);
+	return val;
+}
+
+static void wr(struct kunit *test, struct sim_pkg *pkg, u64 t, u32 msr,
+	       u64 val)
+{
+	KUNIT_ASSERT_EQ(test, sim_msr_write(pkg, t, msr, val), 0);
+}
+
+static int inject(struct sim_pkg *pkg, u64 t, enum sim_box_type type,
+		  unsigned int idx, u8 ev_sel, u8 umask, u64 count, u64 inc)
+{
+	struct sim_event ev = {
+		.type = type, .idx = idx, .ev_sel = ev_sel, .umask = umask,
+		.count = count, .inc = inc, .tid = -1, .opc = -1,
+	};
+
+	return sim_inject(pkg, t, &ev);
+}
+
+static void sim_test_enable_hierarchy(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	/* Reset state: nothing counts. */
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, CBO(0, CBO_CTR(0))), 0);
+
+	wr(test, pkg, 1000, CBO(0, BOX_CTL), UNFRZ);
+	wr(test, pkg, 1000, CBO(0, CTL(0)), EV(0, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 2000, CBO(0, CBO_CTR(0))), 2000);
+
+	/* Local enable off. */
+	wr(test, pkg, 2000, CBO(0, CTL(0)), 0);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 3000, CBO(0, CBO_CTR(0))), 2000);
+	wr(test, pkg, 3000, CBO(0, CTL(0)), EV(0, 0));
+
+	/* Box freeze, then unfreeze. */
+	wr(test, pkg, 3000, CBO(0, BOX_CTL), FRZ);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 4000, CBO(0, CBO_CTR(0))), 2000);
+	wr(test, pkg, 4000, CBO(0, BOX_CTL), UNFRZ);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 4500, CBO(0, CBO_CTR(0))), 3000);
+
+	/* Global freeze latches until unfrz_all. */
+	wr(test, pkg, 4500, SIM_MSR_U_GLOBAL_CTL, SIM_GCTL_FRZ_ALL);
+	wr(test, pkg, 4600, SIM_MSR_U_GLOBAL_CTL, 0);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5500, CBO(0, CBO_CTR(0))), 3000);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5500, SIM_MSR_U_GLOBAL_CTL), 0);
+	wr(test, pkg, 5500, SIM_MSR_U_GLOBAL_CTL, SIM_GCTL_UNFRZ_ALL);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 6000, CBO(0, CBO_CTR(0))), 4000);
+
+	/* UBox fixed counter: UCLK; PCU CLOCKTICKS: 800 MHz PCLK. */
+	wr(test, pkg, 6000, SIM_MSR_U_FIXED_CTL, SIM_FIXED_CTL_EN);
+	wr(test, pkg, 6000, PCU(BOX_CTL), UNFRZ);
+	wr(test, pkg, 6000, PCU(CTL(1)), EV(0, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 7000, SIM_MSR_U_FIXED_CTR), 2000);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 7000, PCU(PCU_CTR(1))), 800);
+	/* The UBox has no box freeze but obeys the global one. */
+	wr(test, pkg, 7000, SIM_MSR_U_GLOBAL_CTL, SIM_GCTL_FRZ_ALL);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 8000, SIM_MSR_U_FIXED_CTR), 2000);
+
+	/* Time going backwards (lock races) is ignored. */
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, CBO(0, CBO_CTR(0))), 6000);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
+static void sim_test_rst(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	wr(test, pkg, 0, CBO(1, CBO_CTR(0)), 111);
+	wr(test, pkg, 0, CBO(1, CBO_CTR(1)), 222);
+	wr(test, pkg, 0, CBO(1, CTL(0)), EV(0x34, 0x11));
+	wr(test, pkg, 0, CBO(1, CTL(1)), EV(0x35, 0x08));
+	/* Bits 63:48 read as 0 and are ignored on write. */
+	wr(test, pkg, 0, CBO(1, CBO_CTR(2)), U64_MAX);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CBO_CTR(2))),
+			SIM_CTR_MASK);
+
+	/* CTL.rst clears only its counter and reads back 0. */
+	wr(test, pkg, 0, CBO(1, CTL(0)), EV(0x34, 0x11) | SIM_CTL_RST);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CBO_CTR(0))), 0);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CBO_CTR(1))), 222);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CTL(0))),
+			EV(0x34, 0x11));
+
+	/* rst_ctrs clears the counters, rst_ctrl the controls. */
+	wr(test, pkg, 0, CBO(1, BOX_CTL), UNFRZ | SIM_BOX_CTL_RST_CTRS);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CBO_CTR(1))), 0);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CTL(1))),
+			EV(0x35, 0x08));
+	wr(test, pkg, 0, CBO(1, BOX_CTL), UNFRZ | SIM_BOX_CTL_RST_CTRL);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CTL(1))), 0);
+	/* Write-only bits read back 0. */
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, BOX_CTL)), 0);
+
+	/* Violations are counted, not refused. */
+	KUNIT_EXPECT_EQ(test, pkg->stats.boxctl_no_must1, 0);
+	wr(test, pkg, 0, CBO(1, BOX_CTL), SIM_BOX_CTL_RST_CTRS);
+	KUNIT_EXPECT_EQ(test, pkg->stats.boxctl_no_must1, 1);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+	wr(test, pkg, 0, CBO(1, CTL(0)), BIT(21));
+	wr(test, pkg, 0, CBO(1, CBO_F0), BIT(31));
+	wr(test, pkg, 0, SIM_MSR_U_GLOBAL_CTL, BIT(20));
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 3);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(1, CTL(0))), 0);
+}
+
+static void sim_test_wrap_and_rw1c(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	/* CBo: wrap sets BOX_STATUS.ov only (no ov_en, no global bit). */
+	wr(test, pkg, 0, CBO(2, BOX_CTL), UNFRZ);
+	wr(test, pkg, 0, CBO(2, CBO_CTR(3)), BIT_ULL(48) - 10);
+	wr(test, pkg, 0, CBO(2, CTL(3)), EV(0, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, CBO(2, CBO_CTR(3))), 10);
+	KUNIT_EXPECT_EQ(test, pkg->cbo[2].ctr[3].total, 20);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, CBO(2, CBO_STATUS)), BIT(3));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, SIM_MSR_U_GLOBAL_STATUS), 0);
+	/* RW1C: 0 bits leave it, 1 bits clear it. */
+	wr(test, pkg, 10, CBO(2, CBO_STATUS), BIT(0));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, CBO(2, CBO_STATUS)), BIT(3));
+	wr(test, pkg, 10, CBO(2, CBO_STATUS), BIT(3));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, CBO(2, CBO_STATUS)), 0);
+
+	/* UBox with ov_en: BOX_STATUS and GLOBAL_STATUS.ov_u. */
+	wr(test, pkg, 10, SIM_MSR_U_CTR0 + 1, BIT_ULL(48) - 3);
+	wr(test, pkg, 10, SIM_MSR_U_CTL0 + 1,
+	   EV(0x42, 0x08) | SIM_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, inject(pkg, 10, SIM_UBOX, 0, 0x42, 0x08, 5, 1),
+			1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, SIM_MSR_U_CTR0 + 1), 2);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, SIM_MSR_U_BOX_STATUS), BIT(1));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10, SIM_MSR_U_GLOBAL_STATUS),
+			BIT(SIM_GSTS_OV_U));
+
+	/* Fixed counter with ov_en: ov_u_fixed. PCU with ov_en: ov_p. */
+	wr(test, pkg, 10, SIM_MSR_U_FIXED_CTR, SIM_CTR_MASK);
+	wr(test, pkg, 10, SIM_MSR_U_FIXED_CTL,
+	   SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN);
+	wr(test, pkg, 10, PCU(BOX_CTL), UNFRZ);
+	wr(test, pkg, 10, PCU(PCU_CTR(2)), SIM_CTR_MASK);
+	wr(test, pkg, 10, PCU(CTL(2)), EV(0, 0) | SIM_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 20, SIM_MSR_U_GLOBAL_STATUS),
+			BIT(SIM_GSTS_OV_U_FIXED) | BIT(SIM_GSTS_OV_U) |
+			BIT(SIM_GSTS_OV_P));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 20, PCU(PCU_STATUS)), BIT(2));
+	wr(test, pkg, 20, SIM_MSR_U_GLOBAL_STATUS, BIT(SIM_GSTS_OV_U));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 20, SIM_MSR_U_GLOBAL_STATUS),
+			BIT(SIM_GSTS_OV_U_FIXED) | BIT(SIM_GSTS_OV_P));
+}
+
+static void sim_test_threshold(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	u32 msr = SIM_MSR_U_CTR0;
+
+	/* thresh = 0: r * N; invert/edge without thresh have no effect. */
+	wr(test, pkg, 0, SIM_MSR_U_CTL0,
+	   EV(0x45, 0x01) | SIM_CTL_INVERT | SIM_CTL_EDGE);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 5);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, msr), 50);
+
+	/* thresh: cycles with r >= thresh. */
+	wr(test, pkg, 0, SIM_MSR_U_CTL0, EV(0x45, 0x01) | THR(3) |
+	   SIM_CTL_RST);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 5);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 2);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, msr), 10);
+
+	/* invert: cycles with r < thresh. */
+	wr(test, pkg, 0, SIM_MSR_U_CTL0, EV(0x45, 0x01) | THR(3) |
+	   SIM_CTL_INVERT | SIM_CTL_RST);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 5);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 7, 2);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, msr), 7);
+
+	/* edge: rising edges of the condition. */
+	wr(test, pkg, 0, SIM_MSR_U_CTL0, EV(0x45, 0x01) | THR(3) |
+	   SIM_CTL_EDGE | SIM_CTL_RST);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 5);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 5);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, msr), 1);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 1);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 4);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, msr), 2);
+
+	/* invert + edge: falling edges of r >= thresh. */
+	wr(test, pkg, 0, SIM_MSR_U_CTL0, EV(0x45, 0x01) | THR(3) |
+	   SIM_CTL_EDGE | SIM_CTL_INVERT | SIM_CTL_RST);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 5);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 1);
+	inject(pkg, 0, SIM_UBOX, 0, 0x45, 0x01, 10, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, msr), 1);
+
+	/* CBo thresholds are 8 bits wide: 0x80 is a valid threshold. */
+	wr(test, pkg, 0, CBO(0, BOX_CTL), UNFRZ);
+	wr(test, pkg, 0, CBO(0, CTL(0)), EV(0x11, 0x01) | THR(0x80));
+	inject(pkg, 0, SIM_CBO, 0, 0x11, 0x01, 4, 0x7f);
+	inject(pkg, 0, SIM_CBO, 0, 0x11, 0x01, 3, 0x80);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(0, CBO_CTR(0))), 3);
+
+	/* Unit masks must share a bit. */
+	KUNIT_EXPECT_EQ(test, inject(pkg, 0, SIM_CBO, 0, 0x11, 0x02, 1, 0x80),
+			0);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
+static void sim_test_cbo_filters(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	struct sim_event ev = {
+		.type = SIM_CBO, .idx = 8, .count = 1, .inc = 1,
+		.tid = -1, .opc = -1,
+	};
+
+	wr(test, pkg, 0, CBO(8, BOX_CTL), UNFRZ);
+
+	/* tid_en: FILTER0.tid must equal the occurrence's thread. */
+	wr(test, pkg, 0, CBO(8, CBO_F0), 0x05);
+	wr(test, pkg, 0, CBO(8, CTL(0)), EV(0x13, 0x01) | SIM_CTL_TID_EN);
+	ev.ev_sel = 0x13;
+	ev.umask = 0x01;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.tid = 4;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.tid = 5;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+
+	/* LLC_LOOKUP: state mask. */
+	wr(test, pkg, 0, CBO(8, CBO_F0), FIELD_PREP(SIM_CBO_F0_STATE, 0x09));
+	wr(test, pkg, 0, CBO(8, CTL(1)), EV(0x34, 0x11));
+	ev.ev_sel = 0x34;
+	ev.umask = 0x11;
+	ev.state = 0x02;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.state = 0x08;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+
+	/* TOR_INSERTS.OPCODE: opcode match; .ALL ignores the opcode. */
+	wr(test, pkg, 0, CBO(8, CBO_F1), FIELD_PREP(SIM_CBO_F1_OPC, 0x182));
+	wr(test, pkg, 0, CBO(8, CTL(2)), EV(0x35, 0x01));
+	wr(test, pkg, 0, CBO(8, CTL(3)), EV(0x35, 0x08));
+	ev.ev_sel = 0x35;
+	ev.umask = 0x09;
+	ev.opc = 0x180;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+	ev.opc = 0x182;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 2);
+
+	/* NID subevents: node mask; nc qualifies only the opcode match. */
+	wr(test, pkg, 0, CBO(8, CBO_F1), 0x2 | SIM_CBO_F1_NC);
+	wr(test, pkg, 0, CBO(8, CTL(3)), EV(0x35, 0x48));
+	ev.umask = 0x48;
+	ev.nid = 0x1;
+	ev.nc = false;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.nid = 0x3;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+
+	/* ...where it demands non-coherent requests. */
+	wr(test, pkg, 0, CBO(8, CBO_F1),
+	   FIELD_PREP(SIM_CBO_F1_OPC, 0x182) | SIM_CBO_F1_NC | 0x2);
+	wr(test, pkg, 0, CBO(8, CTL(3)), 0);
+	ev.umask = 0x01;
+	ev.opc = 0x182;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.nc = true;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+
+	/* RETRY events with NID subevents use FILTER1.nid too. */
+	wr(test, pkg, 0, CBO(8, CTL(2)), EV(0x32, 0x41));
+	ev.ev_sel = 0x32;
+	ev.umask = 0x01;
+	ev.nid = 0x4;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.nid = 0x2;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(8, CBO_CTR(0))), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, CBO(8, CBO_CTR(1))), 1);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
+static void sim_test_pcu(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	struct sim_event ev = {
+		.type = SIM_PCU, .count = 100, .tid = -1, .opc = -1,
+	};
+
+	wr(test, pkg, 0, PCU(BOX_CTL), UNFRZ);
+	/* Bands 2.0 and 3.0 GHz in bytes 0 and 3. */
+	wr(test, pkg, 0, PCU(PCU_FILTER), 0x1e000014);
+	wr(test, pkg, 0, PCU(CTL(0)), EV(0x0b, 0));
+	wr(test, pkg, 0, PCU(CTL(1)), EV(0x0e, 0));
+	ev.ev_sel = 0x0b;
+	ev.freq = 0x18;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+	ev.ev_sel = 0x0e;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+	ev.freq = 0x1e;
+	sim_inject(pkg, 0, &ev);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(0))), 100);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(1))), 100);
+
+	/* Occupancy: cores in C0 accumulate; C6 counter ignores them. */
+	wr(test, pkg, 0, PCU(CTL(2)), EV(0x80, 0x40));
+	wr(test, pkg, 0, PCU(CTL(3)), EV(0x80, 0xc0));
+	ev.ev_sel = 0x80;
+	ev.umask = 0x40;
+	ev.cores = 6;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(2))), 600);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(3))), 0);
+
+	/* Cycles with > 4 cores in C0, and transitions into it. */
+	wr(test, pkg, 0, PCU(CTL(2)), EV(0x80, 0x40) | THR(5) | SIM_CTL_RST);
+	wr(test, pkg, 0, PCU(CTL(3)), EV(0x80, 0x40) | THR(5) |
+	   SIM_PCU_CTL_OCC_EDGE | SIM_CTL_RST);
+	sim_inject(pkg, 0, &ev);
+	ev.cores = 2;
+	sim_inject(pkg, 0, &ev);
+	ev.cores = 5;
+	sim_inject(pkg, 0, &ev);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(2))), 200);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(3))), 2);
+
+	/* occ_invert: cycles with < 5 cores. */
+	wr(test, pkg, 0, PCU(CTL(3)), EV(0x80, 0x40) | THR(5) |
+	   SIM_PCU_CTL_OCC_INVERT | SIM_CTL_RST);
+	ev.cores = 4;
+	sim_inject(pkg, 0, &ev);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, PCU(PCU_CTR(3))), 100);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
+static void sim_test_sbo_write_twice(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	wr(test, pkg, 0, SBO(1, BOX_CTL), UNFRZ);
+	/* One write of a new event select does not take hold. */
+	wr(test, pkg, 0, SBO(1, CTL(0)), EV(0x13, 0x01));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, SBO(1, CTL(0))), EV(0x13, 0x01));
+	KUNIT_EXPECT_EQ(test, inject(pkg, 0, SIM_SBO, 1, 0x13, 0x01, 1, 1), 0);
+	/* The same value again latches it. */
+	wr(test, pkg, 0, SBO(1, CTL(0)), EV(0x13, 0x01));
+	KUNIT_EXPECT_EQ(test, inject(pkg, 0, SIM_SBO, 1, 0x13, 0x01, 1, 1), 1);
+	/* A different event unlatches; en = 0 then en = 1 latches. */
+	wr(test, pkg, 0, SBO(1, CTL(0)), EV(0x02, 0x01));
+	KUNIT_EXPECT_EQ(test, inject(pkg, 0, SIM_SBO, 1, 0x02, 0x01, 1, 1), 0);
+	wr(test, pkg, 0, SBO(1, CTL(1)), EV(0x02, 0x01) & ~SIM_CTL_EN);
+	wr(test, pkg, 0, SBO(1, CTL(1)), EV(0x02, 0x01));
+	KUNIT_EXPECT_EQ(test, inject(pkg, 0, SIM_SBO, 1, 0x02, 0x01, 1, 1), 1);
+	/* CLOCKTICKS over the reset value 0 takes hold at once. */
+	wr(test, pkg, 0, SBO(1, CTL(2)), EV(0, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 100, SBO(1, SBO_CTR(2))), 200);
+}
+
+static void sim_test_absent_boxes(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, 0);
+	u64 val = 1;
+
+	/* CAPID5 0x000f0f: CBo 4 is absent, CBo 3 present. */
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, CBO(4, CBO_CTR(0)), &val),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, val, 0);
+	KUNIT_EXPECT_EQ(test, sim_msr_write(pkg, 0, CBO(12, BOX_CTL), UNFRZ),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, CBO(3, CBO_CTR(3)), &val),
+			0);
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, CBO(23, 0), &val), -EIO);
+	/* Holes in a present CBo's range, and undocumented MSRs. */
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, CBO(3, 0xc), &val), -EIO);
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, 0x707, &val), -EIO);
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, 0x71b, &val), -EIO);
+	/* CAPID4[7:6] = 0: no SBo. */
+	KUNIT_EXPECT_EQ(test, sim_msr_read(pkg, 0, SBO(0, BOX_CTL), &val),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, sim_msr_write(pkg, 0, SBO(3, SBO_CTR(3)), 0),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, inject(pkg, 0, SIM_CBO, 4, 0x13, 1, 1, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, pkg->stats.msr_faults, 8);
+}
+
+static struct kunit_case sim_regs_cases[] = {
+	KUNIT_CASE(sim_test_enable_hierarchy),
+	KUNIT_CASE(sim_test_rst),
+	KUNIT_CASE(sim_test_wrap_and_rw1c),
+	KUNIT_CASE(sim_test_threshold),
+	KUNIT_CASE(sim_test_cbo_filters),
+	KUNIT_CASE(sim_test_pcu),
+	KUNIT_CASE(sim_test_sbo_write_twice),
+	KUNIT_CASE(sim_test_absent_boxes),
+	{}
+};
+
+static struct kunit_suite sim_regs_suite = {
+	.name = "uncore_sim_regs",
+	.test_cases = sim_regs_cases,
+};
+
+kunit_test_suite(sim_regs_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the uncore_sim register model");
+MODULE_LICENSE("GPL");

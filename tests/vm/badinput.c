@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bad-input matrix for uncore_pmu, straight through perf_event_open(2):
+ * every reserved config bit, out-of-range filter values, per-task events,
+ * exclude bits, sampling, events on a package without the box, and groups
+ * that can never be scheduled. Each case must fail with the exact errno
+ * perf conventions give it, and the good cases beside them must open.
+ *
+ * Prints TAP lines ("ok - ..."/"not ok - ..."), as tests/vm/lib.sh does.
+ * Built static so the guest needs no libc of its own.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define SYSFS "/sys/bus/event_source/devices/"
+
+static int failures;
+
+struct ev {
+	const char *pmu;
+	uint64_t config, config1, config2;
+	int cpu;		/* -1: the PMU's first cpumask CPU */
+	int pid;		/* -1: system-wide */
+	uint64_t sample_period;
+	int exclude;		/* bit n: the n-th exclude_* flag */
+};
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int pmu_type(const char *pmu)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), SYSFS "%s/type", pmu);
+	return read_int(path);
+}
+
+/* First CPU in the PMU's cpumask (a list like "0,4"). */
+static int pmu_cpu(const char *pmu)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), SYSFS "%s/cpumask", pmu);
+	return read_int(path);
+}
+
+static int open_ev(const struct ev *e, int group_fd)
+{
+	struct perf_event_attr attr;
+	int type = pmu_type(e->pmu);
+	int cpu = e->cpu >= 0 ? e->cpu : pmu_cpu(e->pmu);
+
+	if (type < 0 || (cpu < 0 && e->pid < 0)) {
+		errno = ENOENT;
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = e->config;
+	attr.config1 = e->config1;
+	attr.config2 = e->config2;
+	attr.sample_period = e->sample_period;
+	/* Opened disabled: a refused event and an accepted one alike never reach add(). */
+	attr.disabled = 1;
+	attr.exclude_user = !!(e->exclude & 1);
+	attr.exclude_kernel = !!(e->exclude & 2);
+	attr.exclude_hv = !!(e->exclude & 4);
+	attr.exclude_idle = !!(e->exclude & 8);
+	attr.exclude_host = !!(e->exclude & 16);
+	attr.exclude_guest = !!(e->exclude & 32);
+	return syscall(SYS_perf_event_open, &attr, e->pid >= 0 ? e->pid : -1,
+		       e->pid >= 0 ? -1 : cpu, group_fd, 0);
+}
+
+static void report(int good, const char *what, int got, int want)
+{
+	if (good) {
+		printf("ok - %s\n", what);
+		return;
+	}
+	printf("not ok - %s\n# got %s, want %s\n", what,
+	       got ? strerror(got) : "success", want ? strerror(want) : "success");
+	failures++;
+}
+
+/* Open @e alone; expect errno @want (0: success). */
+static void expect(const struct ev *e, int want, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void expect(const struct ev *e, int want, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	int fd, got;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+
+	fd = open_ev(e, -1);
+	got = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	report(got == want, what, got, want);
+}
+
+/* Open @a as leader and @b in its group; expect @want for @b. */
+static void expect_group(const struct ev *a, const struct ev *b, int want,
+			 const char *what)
+{
+	int lead = open_ev(a, -1), fd, got;
+
+	if (lead < 0) {
+		report(0, what, errno, 0);
+		return;
+	}
+	fd = open_ev(b, lead);
+	got = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	close(lead);
+	report(got == want, what, got, want);
+}
+
+/* Bits of @pmu's config word @word that no format field covers. */
+static uint64_t format_bits(const char *pmu, const char *word)
+{
+	char cmd[512], line[256];
+	uint64_t bits = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "cat " SYSFS "%s/format/* 2>/dev/null", pmu);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	while (fgets(line, sizeof(line), p)) {
+		char *s = line, *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		if (strcmp(s, word))
+			continue;
+		s = colon + 1;
+		while (*s && *s != '\n') {
+			int lo = strtol(s, &s, 10), hi = lo, i;
+
+			if (*s == '-')
+				hi = strtol(s + 1, &s, 10);
+			for (i = lo; i <= hi; i++)
+				bits |= 1ULL << i;
+			if (*s == ',')
+				s++;
+		}
+	}
+	pclose(p);
+	return bits;
+}
+
+/* Every bit outside the format of each config word is refused. */
+static void reserved_bits(const char *pmu, uint64_t base)
+{
+	static const char * const words[] = { "config", "config1", "config2" };
+	int w, bit;
+
+	for (w = 0; w < 3; w++) {
+		uint64_t allowed = format_bits(pmu, words[w]);
+		int bad = 0, checked = 0;
+
+		for (bit = 0; bit < 64; bit++) {
+			struct ev e = { .pmu = pmu, .cpu = -1, .pid = -1 };
+			uint64_t *field = w == 0 ? &e.config :
+					  w == 1 ? &e.config1 : &e.config2;
+			int fd;
+
+			if (allowed & (1ULL << bit))
+				continue;
+			e.config = base;
+			*field |= 1ULL << bit;
+			fd = open_ev(&e, -1);
+			checked++;
+			if (fd >= 0 || errno != EINVAL) {
+				printf("# %s %s bit %d: %s\n", pmu, words[w], bit,
+				       fd >= 0 ? "accepted" : strerror(errno));
+				bad++;
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+		printf("%sok - %s: all %d bits of %s outside format/ refused with EINVAL\n",
+		       bad ? "not " : "", pmu, checked, words[w]);
+		failures += !!bad;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	/* The default simulated machine: CBo 0 only on package 0 (CPUs 0-3). */
+	const char *pkg0_only = argc > 1 ? argv[1] : "uncore_cbox_0";
+	int other_pkg_cpu = argc > 2 ? atoi(argv[2]) : 4;
+	const char *cbo = "uncore_cbox_3";
+	struct ev e;
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	reserved_bits(cbo, 0x0835);
+	reserved_bits("uncore_ubox", 0x0842);
+	reserved_bits("uncore_pcu", 0x0000);
+	reserved_bits("uncore_sbox_0", 0x0401);
+
+#define EV(p, c, c1) ((struct ev){ .pmu = (p), .config = (c), .config1 = (c1), \
+				  .cpu = -1, .pid = -1 })
+
+	expect(&EV(cbo, 0x0835, 0), 0, "cbox TOR_INSERTS.ALL opens");
+	expect(&EV(cbo, 0x0335, 0), 0, "cbox TOR_INSERTS.MISS_OPCODE (the demo event) opens");
+	expect(&EV(cbo, 0x0135, 0x182ULL << 52), 0, "cbox opcode filter 0x182 opens");
+	expect(&EV(cbo, 0x0135, 0x100ULL << 52), EINVAL, "cbox opcode 0x100 (top bits not 0b11) refused");
+	expect(&EV(cbo, 0x0135, 0x07fULL << 52), EINVAL, "cbox opcode 0x07f refused");
+	expect(&EV(cbo, 0x0835, 0x182ULL << 52), EINVAL, "cbox opcode filter on a non-opcode subevent refused");
+	expect(&EV(cbo, 0x0835, 1ULL << 17), EINVAL, "cbox state filter on TOR_INSERTS refused");
+	expect(&EV(cbo, 0x0835, 1ULL << 62), EINVAL, "cbox nc without an opcode match refused");
+	expect(&EV(cbo, 0x0835, 0x1e), EINVAL, "cbox filter_tid without tid_en refused");
+	expect(&EV(cbo, 0x0835 | (1 << 19), 0x1e), 0, "cbox tid_en with filter_tid opens");
+	expect(&EV(cbo, 0x1134, 0x1ULL << 17), 0, "cbox LLC_LOOKUP with a state opens");
+	expect(&EV(cbo, 0x0835 | (1 << 23), 0), EINVAL, "cbox invert without threshold refused");
+	expect(&EV(cbo, 0x0835 | (1 << 18), 0), EINVAL, "cbox edge without threshold refused");
+	expect(&EV(cbo, 0x01000835 | (1 << 18) | (1 << 23), 0), 0, "cbox edge+invert with threshold opens");
+	expect(&EV("uncore_ubox", 0xff, 0), 0, "ubox fixed UCLK counter opens");
+	expect(&EV("uncore_ubox", 0xff, 1), EINVAL, "ubox fixed counter with config1 refused");
+	expect(&EV("uncore_pcu", 0x80, 0), EINVAL, "pcu occupancy without occ_sel refused");
+	expect(&EV("uncore_pcu", 0x4080, 0), 0, "pcu occupancy C0 opens");
+	expect(&EV("uncore_pcu", 0x4080 | (1U << 30), 0), EINVAL, "pcu occ_invert without threshold refused");
+	expect(&EV("uncore_pcu", 0x400b, 0), EINVAL, "pcu occ_sel on a band event refused");
+	expect(&EV("uncore_pcu", 0x0b, 0x14ULL << 8), EINVAL, "pcu band0 event with band1 filter refused");
+	expect(&EV("uncore_pcu", 0x0b, 0x14), 0, "pcu band0 event with band0 filter opens");
+	expect(&EV("uncore_pcu", 0x00, 0x14), EINVAL, "pcu band filter on clockticks refused");
+	expect(&EV("uncore_sbox_0", 0x0401 | (1 << 19), 0), EINVAL, "sbox tid_en (no filter register) refused");
+
+	/* Per-task, sampling, exclude bits. */
+	e = EV(cbo, 0x0835, 0);
+	e.pid = 0;
+	expect(&e, EINVAL, "per-task event refused");
+	e = EV(cbo, 0x0835, 0);
+	e.sample_period = 100000;
+	expect(&e, EOPNOTSUPP, "sampling event refused with EOPNOTSUPP");
+	for (i = 0; i < 6; i++) {
+		static const char * const names[] = { "user", "kernel", "hv",
+						       "idle", "host", "guest" };
+
+		e = EV(cbo, 0x0835, 0);
+		e.exclude = 1 << i;
+		expect(&e, EINVAL, "exclude_%s refused", names[i]);
+	}
+
+	/* A box that does not exist in the other package. */
+	e = EV(pkg0_only, 0x0835, 0);
+	e.cpu = other_pkg_cpu;
+	expect(&e, ENODEV, "%s on CPU %d (package without that CBo) refused with ENODEV",
+	       pkg0_only, other_pkg_cpu);
+	expect(&EV("uncore_nonexistent", 0, 0), ENOENT, "unknown PMU refused");
+
+	/* Groups that can never be scheduled together. */
+	expect_group(&EV(cbo, 0x0136, 0), &EV(cbo, 0x0111, 0), EINVAL,
+		     "group of two counter-0-only events refused");
+	expect_group(&EV(cbo, 0x0135, 0x182ULL << 52),
+		     &EV(cbo, 0x0135, 0x180ULL << 52), EINVAL,
+		     "group of two events needing different opcode filters refused");
+	expect_group(&EV(cbo, 0x0135, 0x182ULL << 52),
+		     &EV(cbo, 0x0335, 0x182ULL << 52), 0,
+		     "group sharing one opcode filter opens");
+	expect_group(&EV("uncore_pcu", 0x0b, 0x14),
+		     &EV("uncore_pcu", 0x0c, 0x20ULL << 8), 0,
+		     "group of two band events on different bytes opens");
+
+	return failures ? 1 : 0;
+}

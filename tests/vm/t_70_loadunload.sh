@@ -1,0 +1,38 @@
+#!/bin/sh
+# Load and unload 50 times, counting each time (with tests/vm/uncount.c:
+# perf's start-up would dominate the loop); unload is refused while an
+# event is open; the simulator cannot go while the driver holds it. Leaks
+# are caught by kmemleak at the end of the run (debug kernel).
+# timeout: 600
+# shellcheck source=lib.sh
+. /tests/lib.sh
+# shellcheck source=uncore_lib.sh
+. /tests/uncore_lib.sh
+
+good=0
+i=0
+while [ $i -lt 50 ]; do
+	load_modules || break
+	got=$(/tests/uncount uncore_cbox_3 0x0835 -- \
+		sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x08 count=$i'") || break
+	[ "$got" = "$i" ] || { diag "round $i: got $got"; break; }
+	unload_modules || break
+	good=$((good + 1))
+	i=$((i + 1))
+done
+is $good 50 "50 load/count/unload rounds, each count exact"
+
+load_modules
+ok "! rmmod uncore_sim 2>/dev/null" "simulator cannot be unloaded under the driver"
+perf stat -a -e 'uncore_cbox_3/event=0x35,umask=0x8/' -- sleep 30 >/dev/null 2>&1 &
+perf_pid=$!
+# The open events hold the module: wait until perf has opened them.
+refs() { awk '$1 == "uncore_pmu" { print $3 }' /proc/modules; }
+i=0
+while [ "$(refs)" = 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+diag "uncore_pmu references with perf running: $(refs)"
+ok "! rmmod uncore_pmu 2>/dev/null" "driver cannot be unloaded with an event open"
+kill $perf_pid 2>/dev/null
+wait $perf_pid
+unload_modules
+ok "! grep -q '^uncore_' /proc/modules" "both modules unloaded"

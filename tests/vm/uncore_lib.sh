@@ -1,0 +1,95 @@
+# shellcheck shell=sh
+# Helpers shared by the uncore_pmu integration tests (after lib.sh).
+#
+# Ground truth is what a test injects into the simulator; perf's counts must
+# equal it exactly. Packages are physical package ids, as the simulator's
+# debugfs interface numbers them (Documentation/simulator.rst).
+
+# shellcheck disable=SC2034 # used by the tests that source this file
+SIM=/sys/kernel/debug/uncore_sim
+# shellcheck disable=SC2034
+PMUS=/sys/bus/event_source/devices
+# shellcheck disable=SC2034
+SIMPARAM=/sys/module/uncore_sim/parameters
+
+# Physical package of a CPU.
+pkg_of_cpu() { cat "/sys/devices/system/cpu/cpu$1/topology/physical_package_id"; }
+
+# Packages present, in order.
+pkgs() { cat /sys/devices/system/cpu/cpu*/topology/physical_package_id | sort -un; }
+
+# Lowest-numbered online CPU of package $1: the driver's reading CPU after load.
+pkg_first_cpu() {
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		n=${c##*cpu}
+		[ -f "$c/online" ] && [ "$(cat "$c/online")" = 0 ] && continue
+		[ "$(cat "$c/topology/physical_package_id")" = "$1" ] && echo "$n"
+	done | sort -n | head -n1
+}
+
+# Register $1 (capid4, capid5, nodeid) of package $2 as the simulator has it.
+sim_reg() { sim_state | sed -n "s/^pkg$2 info .*$1=\([0-9a-fx]*\).*/\1/p"; }
+
+# topo_init: after load_modules, cache what the helpers below ask of every
+# package once. Forks are slow in a KASAN guest under TCG; the state dump
+# is long. PKGS lists the packages, FIRST_<p> its reading CPU at load time.
+topo_init() {
+	PKGS=$(pkgs | tr '\n' ' ')
+	for p in $PKGS; do
+		eval "CAPID5_$p=$(sim_reg capid5 "$p") CAPID4_$p=$(sim_reg capid4 "$p")"
+		eval "FIRST_$p=$(pkg_first_cpu "$p")"
+	done
+}
+first_cpu() { eval "echo \$FIRST_$1"; }
+
+# Does package $1 have CBo $2 (CAPID5 bit)?
+# shellcheck disable=SC2154 # _c is set by the eval
+has_cbo() { eval "_c=\$CAPID5_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
+
+# Number of SBos of package $1 (CAPID4[7:6]: 00 none, 01/10 four).
+sbo_count() {
+	eval "_c=\$CAPID4_$1"
+	case $(( (_c >> 6) & 3 )) in
+	1|2) echo 4 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# inject LINE...: each argument is one injection line.
+inject() {
+	for l in "$@"; do
+		sim_inject "$l" || return 1
+	done
+}
+
+# pstat OUT PERF-STAT-ARGS... -- CMD: run perf stat, output (CSV) in OUT.
+pstat() {
+	out=$1
+	shift
+	perf stat -x, -o "$out" "$@" || { diag "perf stat $* failed"; cat "$out" >&2; return 1; }
+}
+
+# Value of event NAME on CPU (from a `perf stat -A -x,` file).
+val_cpu() { awk -F, -v c="CPU$2" -v n="$3" '$1 == c && $4 == n { print $2 }' "$1"; }
+
+# Value of event NAME for socket S (from `perf stat --per-socket -x,`).
+val_socket() { awk -F, -v s="S$2" -v n="$3" '$1 == s && $5 == n { print $3 }' "$1"; }
+
+# Value of event NAME (aggregated `perf stat -x,`).
+val_total() { awk -F, -v n="$2" '$3 == n { print $1 }' "$1"; }
+
+# Sum over all intervals of event NAME (`perf stat -I N -x,`).
+val_intervals() { awk -F, -v n="$2" '$4 == n { s += $2 } END { printf "%.0f\n", s }' "$1"; }
+
+# The simulator's state dump (Documentation/simulator.rst).
+sim_state() { cat "$SIM/state"; }
+
+# Writes that set a reserved control bit or left BOX_CTL[17:16] clear, summed
+# over packages: the driver must never cause one.
+sim_violations() {
+	sim_state | sed -n 's/.* rsvd_writes=\([0-9]*\) boxctl_no_must1=\([0-9]*\).*/\1 \2/p' |
+		awk '{ s += $1 + $2 } END { print s + 0 }'
+}
+
+# BOX_STATUS of box $2 (e.g. cbox0, pcu) in package $1, as a number.
+sim_box_status() { printf '%d' "$(sim_state | sed -n "s/^pkg$1 $2 status=\(0x[0-9a-f]*\).*/\1/p")"; }
