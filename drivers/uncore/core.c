@@ -712,6 +712,31 @@ static int uncore_access_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* Which CPU reads each box, how many events it has, how often it polls. */
+static int uncore_boxes_show(struct seq_file *m, void *v)
+{
+	int i, pkg;
+
+	seq_puts(m, "# pmu pkg cpu events poll_ns\n");
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+
+		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+			struct uncore_box *box = upmu->boxes[pkg];
+			int n;
+
+			if (!box)
+				continue;
+			n = READ_ONCE(box->n_events);
+			seq_printf(m, "%s %d %d %d %llu\n", upmu->name, pkg,
+				   READ_ONCE(box->cpu), n,
+				   n ? READ_ONCE(box->poll_ns) : 0);
+		}
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_boxes);
+
 static int uncore_access_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, uncore_access_show, NULL);
@@ -1018,6 +1043,8 @@ int uncore_core_init(const struct uncore_platform *plat)
 	uncore_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("access", 0600, uncore_debugfs, NULL,
 			    &uncore_access_fops);
+	debugfs_create_file("boxes", 0400, uncore_debugfs, NULL,
+			    &uncore_boxes_fops);
 	pr_info("%s: %d pmus, MSR access through %s\n", plat->name,
 		uncore_n_pmus, uncore_access_backend());
 	return 0;

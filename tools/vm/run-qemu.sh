@@ -1,6 +1,6 @@
 #!/bin/bash
 # run-qemu.sh [--tap FILE] [--log FILE] [--timeout SECS] [--boot-timeout SECS]
-#             KERNEL INITRD MODE [CMDLINE...]
+#             [--smp SPEC] KERNEL INITRD MODE [CMDLINE...]
 #
 # Boot KERNEL with INITRD under QEMU TCG on a machine that looks like a
 # two-socket Broadwell-EP (Xeon E5 v4: family 6, model 79), with the guest
@@ -13,13 +13,14 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-tap="" logfile=/dev/null limit=900 boot_limit=360
+tap="" logfile=/dev/null limit=900 boot_limit=360 smp=8,sockets=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tap) tap=$2; shift 2 ;;
 	--log) logfile=$2; shift 2 ;;
 	--timeout) limit=$2; shift 2 ;;
 	--boot-timeout) boot_limit=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
