@@ -10,7 +10,7 @@ findings=0
 finding() { echo "lint: $*" >&2; findings=$((findings + 1)); }
 
 c_sources() {
-	(cd "$REPO" && find drivers include tests/kunit -name '*.[ch]' 2>/dev/null | sort)
+	(cd "$REPO" && find drivers include tests/kunit tests/fixtures -name '*.[ch]' 2>/dev/null | sort)
 }
 
 # checkpatch.pl reads spelling.txt and const_structs.checkpatch from its own

@@ -34,7 +34,7 @@ rsync -a --delete \
 
 if [ "$kunit" = 0 ]; then
 	log "modules ($name) against $kdir"
-	make -s -C "$kdir" M="$dst" W=1 "$@" modules
+	make -s -C "$kdir" M="$dst" W=1 UNCORE_TEST_FIXTURES=m "$@" modules
 	exit 0
 fi
 

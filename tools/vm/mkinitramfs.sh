@@ -44,6 +44,10 @@ add_modules() {
 	if [ -n "$kunitdir" ] && compgen -G "$kunitdir/*.ko" >/dev/null; then
 		cp "$kunitdir"/*.ko "$root/$lm/kunit/"
 	fi
+	# Test fixtures (tests/fixtures/) beside the modules under test.
+	if compgen -G "$moddir/tests/fixtures/*.ko" >/dev/null; then
+		cp "$moddir"/tests/fixtures/*.ko "$root/$lm/extra/"
+	fi
 	# depmod warns about these when absent; nothing is built in for us.
 	touch "$root/$lm"/modules.{order,builtin,builtin.modinfo}
 	depmod -b "$root" "$kver"
