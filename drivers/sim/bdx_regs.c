@@ -348,67 +348,48 @@ static int sim_decode_ubox(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
 	return 0;
 }
 
-/* PCU: BOX_CTL, CTL0-3, BOX_FILTER, BOX_STATUS, CTR0-3 (Table 2-156). */
-static int sim_decode_pcu(struct sim_pkg *pkg, u32 off, struct sim_loc *loc)
-{
-	loc->box = &pkg->pcu;
-	if (off == 0) {
-		loc->reg = SIM_REG_BOX_CTL;
-	} else if (off <= 4) {
-		loc->reg = SIM_REG_CTL;
-		loc->n = off - 1;
-	} else if (off == 5) {
-		loc->reg = SIM_REG_FILTER;
-	} else if (off == 6) {
-		loc->reg = SIM_REG_STATUS;
-	} else {
-		loc->reg = SIM_REG_CTR;
-		loc->n = off - 7;
-	}
-	return 0;
-}
+/*
+ * Inside a box: BOX_CTL, CTL0-3, then the filters, BOX_STATUS and CTR0-3 at
+ * offsets that differ per box (Tables 2-13, 2-44, 2-156).
+ */
+struct sim_layout {
+	u8 filter;
+	u8 nr_filters;
+	u8 status;
+	u8 ctr;
+};
 
-/* SBo: BOX_CTL, CTL0-3, BOX_STATUS, CTR0-3 (Table 2-44). */
-static int sim_decode_sbo(struct sim_pkg *pkg, u32 off, struct sim_loc *loc)
-{
-	loc->box = &pkg->sbo[off / SIM_MSR_SBO_STRIDE];
-	if (!loc->box->present)
-		return -EIO;
-	off %= SIM_MSR_SBO_STRIDE;
-	if (off == 0) {
-		loc->reg = SIM_REG_BOX_CTL;
-	} else if (off <= 4) {
-		loc->reg = SIM_REG_CTL;
-		loc->n = off - 1;
-	} else if (off == 5) {
-		loc->reg = SIM_REG_STATUS;
-	} else {
-		loc->reg = SIM_REG_CTR;
-		loc->n = off - 6;
-	}
-	return 0;
-}
+static const struct sim_layout sim_cbo_layout = {
+	.filter = 5, .nr_filters = 2, .status = 7, .ctr = 8,
+};
 
-/* CBo: BOX_CTL, CTL0-3, FILTER0/1, BOX_STATUS, CTR0-3 (Table 2-13). */
-static int sim_decode_cbo(struct sim_pkg *pkg, u32 off, struct sim_loc *loc)
+static const struct sim_layout sim_sbo_layout = {
+	.status = 5, .ctr = 6,
+};
+
+static const struct sim_layout sim_pcu_layout = {
+	.filter = 5, .nr_filters = 1, .status = 6, .ctr = 7,
+};
+
+static int sim_decode_box(struct sim_box *box, const struct sim_layout *l,
+			  u32 off, struct sim_loc *loc)
 {
-	loc->box = &pkg->cbo[off / SIM_MSR_CBO_STRIDE];
-	if (!loc->box->present)
+	loc->box = box;
+	if (!box->present)
 		return -EIO;
-	off %= SIM_MSR_CBO_STRIDE;
 	if (off == 0) {
 		loc->reg = SIM_REG_BOX_CTL;
-	} else if (off <= 4) {
+	} else if (off <= SIM_NR_CTRS) {
 		loc->reg = SIM_REG_CTL;
 		loc->n = off - 1;
-	} else if (off <= 6) {
+	} else if (off >= l->filter && off < l->filter + l->nr_filters) {
 		loc->reg = SIM_REG_FILTER;
-		loc->n = off - 5;
-	} else if (off == 7) {
+		loc->n = off - l->filter;
+	} else if (off == l->status) {
 		loc->reg = SIM_REG_STATUS;
-	} else if (off <= 0xb) {
+	} else if (off >= l->ctr && off < l->ctr + SIM_NR_CTRS) {
 		loc->reg = SIM_REG_CTR;
-		loc->n = off - 8;
+		loc->n = off - l->ctr;
 	} else {
 		return -EIO;
 	}
@@ -422,13 +403,22 @@ static int sim_decode(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
 	if (msr >= SIM_MSR_U_GLOBAL_CTL && msr <= SIM_MSR_U_LAST)
 		return sim_decode_ubox(pkg, msr, loc);
 	if (msr >= SIM_MSR_PCU_BASE && msr <= SIM_MSR_PCU_LAST)
-		return sim_decode_pcu(pkg, msr - SIM_MSR_PCU_BASE, loc);
+		return sim_decode_box(&pkg->pcu, &sim_pcu_layout,
+				      msr - SIM_MSR_PCU_BASE, loc);
 	if (msr >= SIM_MSR_SBO_BASE &&
-	    msr < SIM_MSR_SBO_BASE + SIM_NR_SBO * SIM_MSR_SBO_STRIDE)
-		return sim_decode_sbo(pkg, msr - SIM_MSR_SBO_BASE, loc);
+	    msr < SIM_MSR_SBO_BASE + SIM_NR_SBO * SIM_MSR_SBO_STRIDE) {
+		msr -= SIM_MSR_SBO_BASE;
+		return sim_decode_box(&pkg->sbo[msr / SIM_MSR_SBO_STRIDE],
+				      &sim_sbo_layout, msr % SIM_MSR_SBO_STRIDE,
+				      loc);
+	}
 	if (msr >= SIM_MSR_CBO_BASE &&
-	    msr < SIM_MSR_CBO_BASE + SIM_NR_CBO * SIM_MSR_CBO_STRIDE)
-		return sim_decode_cbo(pkg, msr - SIM_MSR_CBO_BASE, loc);
+	    msr < SIM_MSR_CBO_BASE + SIM_NR_CBO * SIM_MSR_CBO_STRIDE) {
+		msr -= SIM_MSR_CBO_BASE;
+		return sim_decode_box(&pkg->cbo[msr / SIM_MSR_CBO_STRIDE],
+				      &sim_cbo_layout, msr % SIM_MSR_CBO_STRIDE,
+				      loc);
+	}
 	return -EIO;
 }
 
