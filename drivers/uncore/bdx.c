@@ -222,7 +222,9 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 		return -EINVAL;
 	/*
 	 * Table 2-19, FILTER1.opc: a 9-bit opcode whose top two bits are 0b11
-	 * (Table 2-20). 0 leaves the match unset, as mainline's users expect.
+	 * (Table 2-20). 0 is accepted too: it is what an OPCODE subevent
+	 * without filter_opc programs (mainline's users do that); the part
+	 * then matches opcode 0, which the driver does not pretend otherwise.
 	 */
 	if (opc && (opc & 0x180) != 0x180)
 		return -EINVAL;

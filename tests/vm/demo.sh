@@ -26,14 +26,16 @@ run grep . "$PMUS"/uncore_cbox_3/format/umask "$PMUS"/uncore_cbox_3/format/filte
 
 say "Counting: perf stat on CBo 3 (TOR_INSERTS.MISS_OPCODE) and the UBox UCLK counter"
 echo "While perf counts, the command below injects into the simulator:"
-echo "  package 0: 1234 TOR inserts (miss, opcode match unset) on CBo 3"
-echo "  package 1: 5678 of them"
+echo "  package 0: 1234 TOR inserts on CBo 3 that miss, with opcode 0: the event sets"
+echo "             no filter_opc, so FILTER1.opc is 0 and only opcode-0 requests match"
+echo "  package 1: 5678 of them, and 99 with opcode 0x182 (not counted)"
 echo "  and advances simulated time by exactly 2 ms (UCLK at $(cat "$SIMPARAM"/uclk_khz) kHz)"
 echo freeze > "$SIM"/clock
 run perf stat -a --per-socket -e uncore_cbox_3/event=0x35,umask=0x3/,uncore_ubox/clockticks/ -- \
 	sh -c ". /tests/lib.sh
-	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x03 count=1234'
-	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 count=5678'
+	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x03 opc=0 count=1234'
+	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 opc=0 count=5678'
+	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 opc=0x182 count=99'
 	       echo 'advance 2000000' > $SIM/clock"
 echo run > "$SIM"/clock
 echo "Expected: S0 1234 and S1 5678 TOR inserts; $(( $(cat "$SIMPARAM"/uclk_khz) * 2 )) UCLK ticks per socket."
@@ -46,7 +48,11 @@ run perf stat -a -A -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x182/ -- \
 echo "Expected: 300 on the package 0 CPU, 0 on package 1."
 
 say "Bad input gets a clear error, not a different event"
-run perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true 2>&1 | head -n 3
+echo "\$ perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true"
+perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true 2>&1 |
+	grep -v '^ *$' | head -n 4
+echo "The driver refused it (EINVAL, which perf shows as <not supported>): 0x100 is"
+echo "not an opcode, Table 2-19 wants the top two of its 9 bits set."
 
 say "Register traffic so far (debugfs)"
 run head -n 6 /sys/kernel/debug/uncore_pmu/access
