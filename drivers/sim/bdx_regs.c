@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Register model of the BDX uncore MSR PMON boxes: UBox, CBo, SBo, PCU.
+ * Register model of the BDX uncore MSR PMON boxes (UBox, CBo, SBo, PCU) and
+ * the counting machinery every box shares; bdx_pci_regs.c adds the PCI
+ * boxes' config-space registers.
  *
  * A pure state machine: every entry point takes the package state and the
  * current sim time, and counters are advanced lazily from the time elapsed
@@ -26,6 +28,12 @@
 				 SIM_CTL_RST | SIM_CTL_EDGE |		\
 				 SIM_CTL_TID_EN | SIM_CTL_EN |		\
 				 SIM_CTL_INVERT | SIM_CTL_THRESH8)
+/* HA, iMC, IRP, R2PCIe, R3QPI (Tables 2-73, 2-115, 2-150, 2-218, 2-234) */
+#define SIM_PCI_CTL_VALID	(SIM_CTL_EV_SEL | SIM_CTL_UMASK |	\
+				 SIM_CTL_RST | SIM_CTL_EDGE |		\
+				 SIM_CTL_OV_EN | SIM_CTL_EN |		\
+				 SIM_CTL_INVERT | SIM_CTL_THRESH8)
+#define SIM_QPI_CTL_VALID	(SIM_PCI_CTL_VALID | SIM_CTL_EV_SEL_EXT)
 #define SIM_PCU_CTL_VALID	(SIM_CTL_EV_SEL | SIM_PCU_CTL_OCC_SEL |	\
 				 SIM_CTL_RST | SIM_CTL_EDGE |		\
 				 SIM_CTL_OV_EN | SIM_CTL_EV_SEL_EXT |	\
@@ -65,24 +73,48 @@ struct sim_loc {
 	unsigned int n;
 };
 
+static const struct {
+	const char *name;
+	int count;
+} sim_box_kinds[SIM_NR_BOX_TYPES] = {
+	[SIM_UBOX]	= { "ubox",	1 },
+	[SIM_CBO]	= { "cbox",	SIM_NR_CBO },
+	[SIM_SBO]	= { "sbox",	SIM_NR_SBO },
+	[SIM_PCU]	= { "pcu",	1 },
+	[SIM_HA]	= { "ha",	SIM_NR_HA },
+	[SIM_IMC]	= { "imc",	SIM_NR_IMC },
+	[SIM_IRP]	= { "irp",	1 },
+	[SIM_QPI]	= { "qpi",	SIM_NR_QPI },
+	[SIM_R2PCIE]	= { "r2pcie",	1 },
+	[SIM_R3QPI]	= { "r3qpi",	SIM_NR_R3QPI },
+};
+
 const char *sim_box_name(enum sim_box_type type)
 {
-	switch (type) {
-	case SIM_UBOX:
-		return "ubox";
-	case SIM_CBO:
-		return "cbox";
-	case SIM_SBO:
-		return "sbox";
-	case SIM_PCU:
-		return "pcu";
-	}
-	return "?";
+	return type < SIM_NR_BOX_TYPES ? sim_box_kinds[type].name : "?";
+}
+
+/* Instances of a kind the model has room for. */
+int sim_box_count(enum sim_box_type type)
+{
+	return type < SIM_NR_BOX_TYPES ? sim_box_kinds[type].count : 0;
+}
+
+bool sim_box_is_pci(enum sim_box_type type)
+{
+	return type >= SIM_HA && type < SIM_NR_BOX_TYPES;
 }
 
 unsigned int sim_box_nr_ctrs(const struct sim_box *box)
 {
-	return box->type == SIM_UBOX ? SIM_NR_UBOX_CTRS : SIM_NR_CTRS;
+	switch (box->type) {
+	case SIM_UBOX:
+		return SIM_NR_UBOX_CTRS;
+	case SIM_R3QPI:
+		return SIM_NR_R3QPI_CTRS;
+	default:
+		return SIM_NR_CTRS;
+	}
 }
 
 struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
@@ -97,8 +129,21 @@ struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
 		return idx < SIM_NR_CBO ? &pkg->cbo[idx] : NULL;
 	case SIM_SBO:
 		return idx < SIM_NR_SBO ? &pkg->sbo[idx] : NULL;
+	case SIM_HA:
+		return idx < SIM_NR_HA ? &pkg->ha[idx] : NULL;
+	case SIM_IMC:
+		return idx < SIM_NR_IMC ? &pkg->imc[idx] : NULL;
+	case SIM_IRP:
+		return idx ? NULL : &pkg->irp;
+	case SIM_QPI:
+		return idx < SIM_NR_QPI ? &pkg->qpi[idx] : NULL;
+	case SIM_R2PCIE:
+		return idx ? NULL : &pkg->r2pcie;
+	case SIM_R3QPI:
+		return idx < SIM_NR_R3QPI ? &pkg->r3qpi[idx] : NULL;
+	default:
+		return NULL;
 	}
-	return NULL;
 }
 
 static void sim_box_init(struct sim_box *box, enum sim_box_type type,
@@ -119,22 +164,29 @@ static u64 sim_ticks(u64 t, u64 hz)
 	return mul_u64_u64_div_u64(min(t, SIM_TIME_MAX_NS), hz, NSEC_PER_SEC);
 }
 
-void sim_pkg_init(struct sim_pkg *pkg, unsigned int id, u8 nodeid,
-		  u32 capid4, u32 capid5, u64 uclk_hz, u64 now_ns)
+void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
+		  const struct sim_pkg_cfg *cfg, u64 now_ns)
 {
+	u32 capid4 = cfg->capid4, capid5 = cfg->capid5;
 	bool sbo = FIELD_GET(SIM_CAPID4_SBO, capid4) != 0;
+	/* CAPID4[7:6] = 10b: the third QPI port and R3QPI link (1.6). */
+	bool port2 = FIELD_GET(SIM_CAPID4_SBO, capid4) == 2;
 	unsigned int i;
 
 	memset(pkg, 0, sizeof(*pkg));
 	pkg->id = id;
-	pkg->nodeid = nodeid;
+	pkg->nodeid = cfg->nodeid;
 	pkg->capid4 = capid4;
 	pkg->capid5 = capid5;
-	pkg->uclk_hz = min(uclk_hz, SIM_MAX_CLK_HZ);
+	pkg->uclk_hz = min(cfg->uclk_hz, SIM_MAX_CLK_HZ);
 	pkg->pclk_hz = SIM_PCLK_HZ;
+	pkg->dclk_hz = min(cfg->dclk_hz, SIM_MAX_CLK_HZ);
+	pkg->qclk_hz = SIM_QCLK_HZ;
 	pkg->now_ns = min(now_ns, SIM_TIME_MAX_NS);
 	pkg->uclk_ticks = sim_ticks(pkg->now_ns, pkg->uclk_hz);
 	pkg->pclk_ticks = sim_ticks(pkg->now_ns, pkg->pclk_hz);
+	pkg->dclk_ticks = sim_ticks(pkg->now_ns, pkg->dclk_hz);
+	pkg->qclk_ticks = sim_ticks(pkg->now_ns, pkg->qclk_hz);
 	/* Only num_c has a non-zero reset value (Table 2-4). */
 	pkg->global_config = SIM_GCONFIG_RESET;
 
@@ -145,6 +197,24 @@ void sim_pkg_init(struct sim_pkg *pkg, unsigned int id, u8 nodeid,
 		sim_box_init(&pkg->cbo[i], SIM_CBO, i, capid5 & BIT(i));
 	for (i = 0; i < SIM_NR_SBO; i++)
 		sim_box_init(&pkg->sbo[i], SIM_SBO, i, sbo);
+
+	for (i = 0; i < SIM_NR_HA; i++)
+		sim_box_init(&pkg->ha[i], SIM_HA, i, true);
+	for (i = 0; i < SIM_NR_IMC; i++)
+		sim_box_init(&pkg->imc[i], SIM_IMC, i, cfg->imc_mask & BIT(i));
+	sim_box_init(&pkg->irp, SIM_IRP, 0, true);
+	for (i = 0; i < SIM_NR_QPI; i++)
+		sim_box_init(&pkg->qpi[i], SIM_QPI, i, i < 2 || port2);
+	sim_box_init(&pkg->r2pcie, SIM_R2PCIE, 0, true);
+	for (i = 0; i < SIM_NR_R3QPI; i++)
+		sim_box_init(&pkg->r3qpi[i], SIM_R3QPI, i, i < 2 || port2);
+}
+
+/* SBo, R2PCIe and R3QPI: controls must be written twice (2.4.1, 2.10.2, 2.11.1) */
+static bool sim_write_twice(const struct sim_box *box)
+{
+	return box->type == SIM_SBO || box->type == SIM_R2PCIE ||
+	       box->type == SIM_R3QPI;
 }
 
 void sim_pkg_reset_stats(struct sim_pkg *pkg)
@@ -154,8 +224,10 @@ void sim_pkg_reset_stats(struct sim_pkg *pkg)
 
 /*
  * The enable hierarchy of 2.1.2: local enable, box not frozen (the UBox
- * has no box level) and no global freeze. An SBo control whose event select
- * has not taken hold counts nothing.
+ * has no box level) and no global freeze. A control whose event select
+ * has not taken hold (write-twice erratum) counts nothing, and a QPI
+ * counter whose rst bit is left set is held at 0 (2.9.2.1, "does not
+ * self-clear").
  */
 bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
 		      const struct sim_ctr *c)
@@ -164,7 +236,7 @@ bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
 		return false;
 	if (box->type != SIM_UBOX && box->frozen)
 		return false;
-	if (box->type == SIM_SBO && !c->latched)
+	if (!c->latched || (c->ctl & SIM_CTL_RST))
 		return false;
 	return true;
 }
@@ -174,13 +246,13 @@ bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
  * (2.1.1). The global freeze (2.1.1.1) and the PMI to pmi_core_sel
  * (2.1.1.2) it then raises are not modelled yet; they belong here.
  */
-static void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit)
+void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit)
 {
 	pkg->global_status |= BIT_ULL(bit);
 }
 
 /* Add @add; returns true on a carry out of bit 47. */
-static bool sim_ctr_add(struct sim_ctr *c, u64 add)
+bool sim_ctr_add(struct sim_ctr *c, u64 add)
 {
 	bool ov = add > SIM_CTR_MASK - c->val;
 
@@ -189,7 +261,7 @@ static bool sim_ctr_add(struct sim_ctr *c, u64 add)
 	return ov;
 }
 
-static void sim_ctr_clear(struct sim_ctr *c)
+void sim_ctr_clear(struct sim_ctr *c)
 {
 	c->val = 0;
 	c->total = 0;
@@ -235,8 +307,8 @@ static u64 sim_pipeline(const struct sim_box *box, struct sim_ctr *c,
 }
 
 /* @n cycles of per-cycle increment @r into counter @i of @box. */
-static void sim_count(struct sim_pkg *pkg, struct sim_box *box,
-		      unsigned int i, u64 r, u64 n)
+void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
+	       u64 r, u64 n)
 {
 	struct sim_ctr *c = &box->ctr[i];
 
@@ -252,20 +324,23 @@ static void sim_count(struct sim_pkg *pkg, struct sim_box *box,
 		sim_global_overflow(pkg, SIM_GSTS_OV_U);
 	else if (box->type == SIM_PCU)
 		sim_global_overflow(pkg, SIM_GSTS_OV_P);
+	else if (sim_box_is_pci(box->type))
+		sim_global_overflow(pkg, sim_pci_gsts_bit(box));
 }
 
-/* CLOCKTICKS (event 0x00) on the counters of @box. */
-static void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box,
-			   u64 ticks)
+/* The clock event @ev_sel (ev_sel_ext clear) on the counters of @box. */
+void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
+		    u64 ticks)
 {
 	unsigned int i;
 
 	if (!ticks || !box->present)
 		return;
-	for (i = 0; i < SIM_NR_CTRS; i++) {
+	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
 		struct sim_ctr *c = &box->ctr[i];
 
-		if (FIELD_GET(SIM_CTL_EV_SEL, c->ctl) == SIM_EV_CLOCKTICKS &&
+		if (FIELD_GET(SIM_CTL_EV_SEL, c->ctl) == ev_sel &&
+		    !(c->ctl & SIM_CTL_EV_SEL_EXT) &&
 		    sim_ctr_counting(pkg, box, c))
 			sim_count(pkg, box, i, 1, ticks);
 	}
@@ -279,7 +354,7 @@ static void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box,
  */
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
 {
-	u64 uclk, pclk, du, dp;
+	u64 uclk, pclk, dclk, qclk, du, dp, dd, dq;
 	unsigned int i;
 
 	now_ns = min(now_ns, SIM_TIME_MAX_NS);
@@ -288,11 +363,17 @@ void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
 
 	uclk = sim_ticks(now_ns, pkg->uclk_hz);
 	pclk = sim_ticks(now_ns, pkg->pclk_hz);
+	dclk = sim_ticks(now_ns, pkg->dclk_hz);
+	qclk = sim_ticks(now_ns, pkg->qclk_hz);
 	du = uclk - pkg->uclk_ticks;
 	dp = pclk - pkg->pclk_ticks;
+	dd = dclk - pkg->dclk_ticks;
+	dq = qclk - pkg->qclk_ticks;
 	pkg->now_ns = now_ns;
 	pkg->uclk_ticks = uclk;
 	pkg->pclk_ticks = pclk;
+	pkg->dclk_ticks = dclk;
+	pkg->qclk_ticks = qclk;
 
 	/* The fixed counter counts UCLK "when global enable is set" (2.2.2) */
 	if (du && (pkg->fixed.ctl & SIM_FIXED_CTL_EN) && !pkg->global_frozen &&
@@ -303,10 +384,11 @@ void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
 	}
 	/* CBo/SBo CLOCKTICKS count UCLK, PCU CLOCKTICKS the 800 MHz PCLK. */
 	for (i = 0; i < SIM_NR_CBO; i++)
-		sim_box_clocks(pkg, &pkg->cbo[i], du);
+		sim_box_clocks(pkg, &pkg->cbo[i], SIM_EV_CLOCKTICKS, du);
 	for (i = 0; i < SIM_NR_SBO; i++)
-		sim_box_clocks(pkg, &pkg->sbo[i], du);
-	sim_box_clocks(pkg, &pkg->pcu, dp);
+		sim_box_clocks(pkg, &pkg->sbo[i], SIM_EV_CLOCKTICKS, du);
+	sim_box_clocks(pkg, &pkg->pcu, SIM_EV_CLOCKTICKS, dp);
+	sim_pci_boxes_advance(pkg, du, dd, dq);
 }
 
 static int sim_decode_ubox(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
@@ -471,21 +553,33 @@ int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val)
 	return 0;
 }
 
-static void sim_check_rsvd(struct sim_pkg *pkg, u64 val, u64 valid)
+void sim_check_rsvd(struct sim_pkg *pkg, u64 val, u64 valid)
 {
 	if (val & ~valid)
 		pkg->stats.rsvd_writes++;
 }
 
-static void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box,
-			      u64 val)
+/*
+ * BOX_CTL bits 17:16: "SW must write to 1 else behavior is undefined" on
+ * CBo, SBo, HA, iMC, IRP, PCU and QPI (Tables 2-14, 2-45, 2-71, 2-113,
+ * 2-148, 2-157, 2-166); on R2PCIe and R3QPI they are reserved.
+ */
+static bool sim_box_ctl_must1(const struct sim_box *box)
+{
+	return box->type != SIM_R2PCIE && box->type != SIM_R3QPI;
+}
+
+void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box, u64 val)
 {
 	unsigned int i;
 
-	sim_check_rsvd(pkg, val, SIM_BOX_CTL_VALID);
-	/* "SW must write to 1 else behavior is undefined" (Table 2-14 etc.) */
-	if ((val & SIM_BOX_CTL_MUST1) != SIM_BOX_CTL_MUST1)
-		pkg->stats.boxctl_no_must1++;
+	if (sim_box_ctl_must1(box)) {
+		sim_check_rsvd(pkg, val, SIM_BOX_CTL_VALID);
+		if ((val & SIM_BOX_CTL_MUST1) != SIM_BOX_CTL_MUST1)
+			pkg->stats.boxctl_no_must1++;
+	} else {
+		sim_check_rsvd(pkg, val, SIM_BOX_CTL_VALID & ~SIM_BOX_CTL_MUST1);
+	}
 
 	box->frozen = val & SIM_BOX_CTL_FRZ;
 	for (i = 0; i < SIM_NR_CTRS; i++) {
@@ -499,6 +593,11 @@ static void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box,
 			c->prev_cond = false;
 		}
 	}
+	/* The iMC fixed counter and its control go with the rest (2.5.2). */
+	if (val & SIM_BOX_CTL_RST_CTRS)
+		sim_ctr_clear(&box->fixed);
+	if (val & SIM_BOX_CTL_RST_CTRL)
+		box->fixed.ctl = 0;
 }
 
 static u32 sim_ctl_valid(const struct sim_box *box)
@@ -508,13 +607,18 @@ static u32 sim_ctl_valid(const struct sim_box *box)
 		return SIM_UBOX_CTL_VALID;
 	case SIM_PCU:
 		return SIM_PCU_CTL_VALID;
-	default:
+	case SIM_CBO:
+	case SIM_SBO:
 		return SIM_CBO_CTL_VALID;
+	case SIM_QPI:
+		return SIM_QPI_CTL_VALID;
+	default:
+		return SIM_PCI_CTL_VALID;
 	}
 }
 
-static void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box,
-			  unsigned int n, u64 val)
+void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box, unsigned int n,
+		   u64 val)
 {
 	struct sim_ctr *c = &box->ctr[n];
 	u32 valid = sim_ctl_valid(box);
@@ -523,13 +627,16 @@ static void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box,
 	sim_check_rsvd(pkg, val, valid);
 	if (val & SIM_CTL_RST)
 		sim_ctr_clear(c);
+	/* QPI: rst "does not self-clear" and holds the counter (2.9.2.1). */
+	if (box->type == SIM_QPI)
+		ctl |= val & SIM_CTL_RST;
 	/*
-	 * SBo erratum: a new value takes hold only when written twice, the
-	 * manual's recommended pair being en = 0 then en = 1 (2.4.1, and the
-	 * note in 2.4.2). So a write takes hold iff all bits but en equal the
-	 * current value.
+	 * Write-twice erratum: a new value takes hold only when written
+	 * twice, the manual's recommended pair being en = 0 then en = 1
+	 * (2.4.1 and 2.4.2; 2.10.2; 2.11.1). So a write takes hold iff all
+	 * bits but en equal the current value.
 	 */
-	if (box->type == SIM_SBO)
+	if (sim_write_twice(box))
 		c->latched = !((ctl ^ c->ctl) & ~SIM_CTL_EN);
 	c->ctl = ctl;
 	c->prev_cond = false;
@@ -684,6 +791,8 @@ static bool sim_match(const struct sim_box *box, const struct sim_ctr *c,
 	if (ev_sel != ev->ev_sel)
 		return false;
 	*r = ev->inc;
+	if (sim_box_is_pci(box->type))
+		return sim_pci_match(box, c, ev);
 
 	if (box->type == SIM_PCU) {
 		/* occ_sel 1/2/3 = cores in C0/C3/C6 (2.8.2.2) */
@@ -745,6 +854,8 @@ int sim_set_counter(struct sim_pkg *pkg, u64 now_ns, enum sim_box_type type,
 		return -EINVAL;
 	if (type == SIM_UBOX && ctr == SIM_CTR_FIXED)
 		c = &pkg->fixed;
+	else if (type == SIM_IMC && ctr == SIM_CTR_FIXED)
+		c = &box->fixed;
 	else if (ctr < sim_box_nr_ctrs(box))
 		c = &box->ctr[ctr];
 	else

@@ -33,6 +33,11 @@ enum sim_key {
 	SIM_K_ISOC,
 	SIM_K_FREQ,
 	SIM_K_CORES,
+	SIM_K_ADDR,
+	SIM_K_HOPC,
+	SIM_K_TX,
+	SIM_K_PKT0,
+	SIM_K_PKT1,
 	SIM_K_CTR,
 	SIM_K_VALUE,
 	SIM_K_NR,
@@ -45,7 +50,8 @@ static const struct {
 	[SIM_K_PKG]	= { "pkg",	SIM_MAX_PKGS - 1 },
 	[SIM_K_BOX]	= { "box",	0 },
 	[SIM_K_IDX]	= { "idx",	SIM_NR_CBO - 1 },
-	[SIM_K_EVENT]	= { "event",	0xff },
+	/* Bit 8 is QPI's ev_sel_ext, as in the perf format (config:0-7,21) */
+	[SIM_K_EVENT]	= { "event",	0x1ff },
 	[SIM_K_UMASK]	= { "umask",	0xff },
 	[SIM_K_COUNT]	= { "count",	U64_MAX },
 	[SIM_K_INC]	= { "inc",	U64_MAX },
@@ -57,11 +63,16 @@ static const struct {
 	[SIM_K_ISOC]	= { "isoc",	1 },
 	[SIM_K_FREQ]	= { "freq",	0xff },
 	[SIM_K_CORES]	= { "cores",	0xff },
+	[SIM_K_ADDR]	= { "addr",	GENMASK_ULL(45, 0) },
+	[SIM_K_HOPC]	= { "hopc",	0x3f },
+	[SIM_K_TX]	= { "tx",	1 },
+	[SIM_K_PKT0]	= { "pkt0",	U32_MAX },
+	[SIM_K_PKT1]	= { "pkt1",	U32_MAX },
 	[SIM_K_CTR]	= { "ctr",	SIM_NR_CTRS - 1 },
 	[SIM_K_VALUE]	= { "value",	U64_MAX },
 };
 
-#define SIM_INJECT_KEYS		(GENMASK(SIM_K_CORES, SIM_K_PKG))
+#define SIM_INJECT_KEYS		(GENMASK(SIM_K_PKT1, SIM_K_PKG))
 #define SIM_INJECT_NEEDED	(BIT(SIM_K_PKG) | BIT(SIM_K_BOX) | \
 				 BIT(SIM_K_EVENT) | BIT(SIM_K_COUNT))
 #define SIM_COUNTER_KEYS	(BIT(SIM_K_PKG) | BIT(SIM_K_BOX) | \
@@ -82,14 +93,11 @@ static struct dentry *sim_dir;
 
 static int sim_parse_box(const char *s, enum sim_box_type *type)
 {
-	static const enum sim_box_type types[] = {
-		SIM_UBOX, SIM_CBO, SIM_SBO, SIM_PCU,
-	};
-	unsigned int i;
+	enum sim_box_type t;
 
-	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		if (!strcmp(s, sim_box_name(types[i]))) {
-			*type = types[i];
+	for (t = 0; t < SIM_NR_BOX_TYPES; t++) {
+		if (!strcmp(s, sim_box_name(t))) {
+			*type = t;
 			return 0;
 		}
 	}
@@ -178,12 +186,16 @@ static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
 	if (counter) {
 		cmd->ctr = v[SIM_K_CTR];
 		cmd->value = v[SIM_K_VALUE];
-		if (box->type == SIM_UBOX && cmd->ctr == SIM_CTR_FIXED)
+		if ((box->type == SIM_UBOX || box->type == SIM_IMC) &&
+		    cmd->ctr == SIM_CTR_FIXED)
 			return 0;
 		return cmd->ctr < sim_box_nr_ctrs(box) ? 0 : -EINVAL;
 	}
 
-	ev->ev_sel = v[SIM_K_EVENT];
+	ev->ev_sel = v[SIM_K_EVENT] & 0xff;
+	ev->ext = v[SIM_K_EVENT] & BIT(8);
+	if (ev->ext && box->type != SIM_QPI)
+		return -EINVAL;
 	ev->umask = v[SIM_K_UMASK];
 	ev->count = v[SIM_K_COUNT];
 	ev->inc = v[SIM_K_INC];
@@ -195,6 +207,11 @@ static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
 	ev->isoc = v[SIM_K_ISOC];
 	ev->freq = v[SIM_K_FREQ];
 	ev->cores = v[SIM_K_CORES];
+	ev->addr = v[SIM_K_ADDR];
+	ev->hopc = seen & BIT(SIM_K_HOPC) ? (int)v[SIM_K_HOPC] : -1;
+	ev->tx = v[SIM_K_TX];
+	ev->pkt0 = v[SIM_K_PKT0];
+	ev->pkt1 = v[SIM_K_PKT1];
 	/* The unwrapped totals must stay exact. */
 	if (check_mul_overflow(ev->count, max(ev->inc, ev->cores), &prod))
 		return -EINVAL;
@@ -291,8 +308,8 @@ static const struct file_operations sim_counter_fops = {
 
 static int sim_clock_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "sim_ns=%llu frozen=%d\n", sim_clock_now(),
-		   sim_clock_frozen());
+	seq_printf(m, "sim_ns=%llu frozen=%d pci_tick=%llu\n", sim_clock_now(),
+		   sim_clock_frozen(), sim_pci_get_tick());
 	return 0;
 }
 
@@ -320,6 +337,12 @@ static ssize_t sim_clock_write(struct file *file, const char __user *ubuf,
 		ret = kstrtou64(skip_spaces(cmd + strlen("advance ")), 0, &ns);
 		if (!ret)
 			ret = sim_clock_advance(ns);
+	} else if (str_has_prefix(cmd, "pci_tick ")) {
+		ret = kstrtou64(skip_spaces(cmd + strlen("pci_tick ")), 0, &ns);
+		if (!ret && ns > NSEC_PER_SEC)
+			ret = -ERANGE;
+		if (!ret)
+			sim_pci_set_tick(ns);
 	} else {
 		ret = -EINVAL;
 	}
@@ -345,7 +368,8 @@ static void sim_show_ctr(struct seq_file *m, const struct sim_pkg *pkg,
 	seq_printf(m, "pkg%u %s ctr%u ctl=0x%08x ctr=0x%012llx total=%llu counting=%d",
 		   pkg->id, name, i, c->ctl, c->val, c->total,
 		   sim_ctr_counting(pkg, box, c));
-	if (box->type == SIM_SBO)
+	if (box->type == SIM_SBO || box->type == SIM_R2PCIE ||
+	    box->type == SIM_R3QPI)
 		seq_printf(m, " latched=%d", c->latched);
 	seq_putc(m, '\n');
 }
@@ -353,12 +377,12 @@ static void sim_show_ctr(struct seq_file *m, const struct sim_pkg *pkg,
 static void sim_show_box(struct seq_file *m, const struct sim_pkg *pkg,
 			 const struct sim_box *box)
 {
-	char name[8];
+	char name[12];
 	unsigned int i;
 
 	if (!box->present)
 		return;
-	if (box->type == SIM_CBO || box->type == SIM_SBO)
+	if (sim_box_count(box->type) > 1)
 		snprintf(name, sizeof(name), "%s%u", sim_box_name(box->type),
 			 box->idx);
 	else
@@ -372,22 +396,43 @@ static void sim_show_box(struct seq_file *m, const struct sim_pkg *pkg,
 			   box->filter[0], box->filter[1]);
 	if (box->type == SIM_PCU)
 		seq_printf(m, " filter=0x%08x", box->filter[0]);
+	if (box->type == SIM_HA)
+		seq_printf(m, " addrmatch0=0x%08x addrmatch1=0x%08x opcodematch=0x%08x",
+			   box->filter[0], box->filter[1], box->filter[2]);
+	if (box->type == SIM_QPI)
+		seq_printf(m, " rx_match=0x%08x,0x%08x rx_mask=0x%08x,0x%08x tx_match=0x%08x,0x%08x tx_mask=0x%08x,0x%08x",
+			   box->filter[SIM_QPI_RX_MATCH0],
+			   box->filter[SIM_QPI_RX_MATCH1],
+			   box->filter[SIM_QPI_RX_MASK0],
+			   box->filter[SIM_QPI_RX_MASK1],
+			   box->filter[SIM_QPI_TX_MATCH0],
+			   box->filter[SIM_QPI_TX_MATCH1],
+			   box->filter[SIM_QPI_TX_MASK0],
+			   box->filter[SIM_QPI_TX_MASK1]);
 	seq_putc(m, '\n');
 	for (i = 0; i < sim_box_nr_ctrs(box); i++)
 		sim_show_ctr(m, pkg, box, name, i);
+	if (box->type == SIM_IMC)
+		seq_printf(m, "pkg%u %s fixed ctl=0x%08x ctr=0x%012llx total=%llu\n",
+			   pkg->id, name, box->fixed.ctl, box->fixed.val,
+			   box->fixed.total);
 }
 
 static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg)
 {
 	const struct sim_stats *st = &pkg->stats;
-	unsigned int i;
+	unsigned int i, imc = 0;
 
-	seq_printf(m, "pkg%u info nodeid=%u capid4=0x%08x capid5=0x%06x sim_ns=%llu uclk_hz=%llu pclk_hz=%llu\n",
-		   pkg->id, pkg->nodeid, pkg->capid4, pkg->capid5,
-		   pkg->now_ns, pkg->uclk_hz, pkg->pclk_hz);
-	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu inject_lines=%llu inject_hits=%llu\n",
+	for (i = 0; i < SIM_NR_IMC; i++)
+		imc |= pkg->imc[i].present << i;
+	seq_printf(m, "pkg%u info nodeid=%u capid4=0x%08x capid5=0x%06x imc=0x%02x sim_ns=%llu uclk_hz=%llu pclk_hz=%llu dclk_hz=%llu qclk_hz=%llu\n",
+		   pkg->id, pkg->nodeid, pkg->capid4, pkg->capid5, imc,
+		   pkg->now_ns, pkg->uclk_hz, pkg->pclk_hz, pkg->dclk_hz,
+		   pkg->qclk_hz);
+	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu\n",
 		   pkg->id, st->msr_reads, st->msr_writes, st->msr_faults,
-		   st->rsvd_writes, st->boxctl_no_must1, st->overflows,
+		   st->pci_reads, st->pci_writes, st->rsvd_writes,
+		   st->boxctl_no_must1, st->overflows, st->split_carries,
 		   st->inject_lines, st->inject_hits);
 	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%09llx config=0x%08x frozen=%d\n",
 		   pkg->id, pkg->global_ctl, pkg->global_status,
@@ -401,6 +446,16 @@ static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg)
 	for (i = 0; i < SIM_NR_SBO; i++)
 		sim_show_box(m, pkg, &pkg->sbo[i]);
 	sim_show_box(m, pkg, &pkg->pcu);
+	for (i = 0; i < SIM_NR_HA; i++)
+		sim_show_box(m, pkg, &pkg->ha[i]);
+	for (i = 0; i < SIM_NR_IMC; i++)
+		sim_show_box(m, pkg, &pkg->imc[i]);
+	sim_show_box(m, pkg, &pkg->irp);
+	for (i = 0; i < SIM_NR_QPI; i++)
+		sim_show_box(m, pkg, &pkg->qpi[i]);
+	sim_show_box(m, pkg, &pkg->r2pcie);
+	for (i = 0; i < SIM_NR_R3QPI; i++)
+		sim_show_box(m, pkg, &pkg->r3qpi[i]);
 }
 
 /* Each package is brought up to date and copied, then printed unlocked. */

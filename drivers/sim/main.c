@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -35,14 +36,35 @@ static int capid5_n;
 module_param_array(capid5, uint, &capid5_n, 0444);
 MODULE_PARM_DESC(capid5, "CAPID5 per package; bits 23:0 = CBos present");
 
-/* CAPID4[7:6] = 01: 4 SBos, 2 QPI links. */
+/*
+ * CAPID4[7:6]: 01 = 4 SBos and 2 QPI links on the first two packages; on
+ * bigger machines also 10 (4 SBos, 3 links: QPI port 2 and R3QPI link 2)
+ * and 00 (no SBo, 2 links), so every encoding is exercised.
+ */
 static unsigned int capid4[SIM_MAX_PKGS] = {
-	0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
+	0x40, 0x40, 0x80, 0x00, 0x40, 0x80, 0x40, 0x40,
 };
 
 static int capid4_n;
 module_param_array(capid4, uint, &capid4_n, 0444);
 MODULE_PARM_DESC(capid4, "CAPID4 per package; bits 7:6 = SBo/QPI config");
+
+/*
+ * iMC channels per package (bit n: iMC n / 4, channel n % 4). By default
+ * package 1 lacks channels, as a part with unpopulated channels may.
+ */
+static unsigned int imc_mask[SIM_MAX_PKGS] = {
+	0xff, 0x33, 0xff, 0x0f, 0xff, 0x11, 0xff, 0xf0,
+};
+
+static int imc_mask_n;
+module_param_array(imc_mask, uint, &imc_mask_n, 0444);
+MODULE_PARM_DESC(imc_mask, "iMC channels present per package, bits 7:0");
+
+/* DDR4-2133: the DRAM clock is half the transfer rate (2.5). */
+static unsigned int dclk_khz = 1066666;
+module_param(dclk_khz, uint, 0444);
+MODULE_PARM_DESC(dclk_khz, "DRAM clock in kHz (default 1066666)");
 
 static int nodeid[SIM_MAX_PKGS] = {
 	-1, -1, -1, -1, -1, -1, -1, -1,
@@ -67,8 +89,10 @@ unsigned int sim_nr_pkgs;
 static DEFINE_MUTEX(sim_clock_mutex);
 static u64 sim_clock_frozen_ns = SIM_CLOCK_RUNNING;
 static u64 sim_clock_offset_ns;
+/* Time added by accesses themselves (sim_clock_tick()), in any state. */
+static atomic64_t sim_clock_ticked_ns = ATOMIC64_INIT(0);
 
-u64 sim_clock_now(void)
+static u64 sim_clock_base(void)
 {
 	u64 frozen = READ_ONCE(sim_clock_frozen_ns);
 
@@ -76,6 +100,18 @@ u64 sim_clock_now(void)
 	if (frozen != SIM_CLOCK_RUNNING)
 		return frozen;
 	return ktime_get_mono_fast_ns() + READ_ONCE(sim_clock_offset_ns);
+}
+
+u64 sim_clock_now(void)
+{
+	return sim_clock_base() + atomic64_read(&sim_clock_ticked_ns);
+}
+
+/* Lockless, for config accessors: moves sim time forward by @ns. */
+void sim_clock_tick(u64 ns)
+{
+	if (sim_clock_now() + ns <= SIM_TIME_MAX_NS)
+		atomic64_add(ns, &sim_clock_ticked_ns);
 }
 
 bool sim_clock_frozen(void)
@@ -87,7 +123,7 @@ void sim_clock_freeze(void)
 {
 	mutex_lock(&sim_clock_mutex);
 	if (!sim_clock_frozen())
-		WRITE_ONCE(sim_clock_frozen_ns, sim_clock_now());
+		WRITE_ONCE(sim_clock_frozen_ns, sim_clock_base());
 	mutex_unlock(&sim_clock_mutex);
 }
 
@@ -117,7 +153,7 @@ int sim_clock_advance(u64 ns)
 	if (ns > SIM_TIME_MAX_NS || now + ns > SIM_TIME_MAX_NS)
 		ret = -ERANGE;
 	else if (sim_clock_frozen())
-		WRITE_ONCE(sim_clock_frozen_ns, now + ns);
+		WRITE_ONCE(sim_clock_frozen_ns, sim_clock_base() + ns);
 	else
 		WRITE_ONCE(sim_clock_offset_ns, sim_clock_offset_ns + ns);
 	mutex_unlock(&sim_clock_mutex);
@@ -201,8 +237,9 @@ static int __init sim_init(void)
 		       SIM_MAX_PKGS);
 		return -EINVAL;
 	}
-	if (!uclk_khz || uclk_khz > SIM_MAX_CLK_HZ / 1000) {
-		pr_err("uclk_khz out of range\n");
+	if (!uclk_khz || uclk_khz > SIM_MAX_CLK_HZ / 1000 ||
+	    !dclk_khz || dclk_khz > SIM_MAX_CLK_HZ / 1000) {
+		pr_err("uclk_khz or dclk_khz out of range\n");
 		return -EINVAL;
 	}
 	ret = sim_check_nodeids();
@@ -210,10 +247,17 @@ static int __init sim_init(void)
 		return ret;
 
 	for (p = 0; p < sim_nr_pkgs; p++) {
+		struct sim_pkg_cfg cfg = {
+			.nodeid = nodeid[p],
+			.capid4 = capid4[p],
+			.capid5 = capid5[p] & GENMASK(SIM_NR_CBO - 1, 0),
+			.imc_mask = imc_mask[p],
+			.uclk_hz = (u64)uclk_khz * 1000,
+			.dclk_hz = (u64)dclk_khz * 1000,
+		};
+
 		raw_spin_lock_init(&sim_sockets[p].lock);
-		sim_pkg_init(&sim_sockets[p].pkg, p, nodeid[p], capid4[p],
-			     capid5[p] & GENMASK(SIM_NR_CBO - 1, 0),
-			     (u64)uclk_khz * 1000, now);
+		sim_pkg_init(&sim_sockets[p].pkg, p, &cfg, now);
 	}
 
 	ret = sim_pci_init();

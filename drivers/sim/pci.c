@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PCI side of the simulator: one root bus per package on a host bridge
- * of our own, carrying only the functions the driver uses to discover the
- * uncore (1.6): the UBox node-ID function and PCU.3 with CAPID4/CAPID5.
+ * of our own, carrying the functions the driver uses to discover the uncore
+ * (1.6: the UBox node-ID function, PCU.3 with CAPID4/CAPID5) and the PCI
+ * PMON boxes at the manual's device/function numbers and IDs (Table 1-3):
+ * HA, iMC channels, IRP, QPI ports and their match/mask functions, R2PCIe
+ * and R3QPI links, each only where the package has it.
  *
  * The devices are real struct pci_dev, reached through the ordinary config
  * accessors, so the driver finds them exactly as on hardware: by device ID
@@ -24,6 +27,8 @@
 /* Segments >= 0x10000 cannot clash with ACPI (MCFG segments are 16-bit). */
 #define SIM_PCI_DOMAIN_MIN	0x10000
 #define SIM_PCI_CFG_SIZE	PCI_CFG_SPACE_EXP_SIZE
+/* The plain header and the discovery registers; PMON ones are modelled. */
+#define SIM_PCI_HDR_SIZE	PCI_CFG_SPACE_SIZE
 #define SIM_PCI_CLASS		0x088000	/* other system peripheral */
 /* A PCIe capability makes the core use 4 KiB of config space. */
 #define SIM_PCI_EXP_CAP		0x60
@@ -42,68 +47,183 @@
 #define SIM_PCU3_CAPID4		0x94
 #define SIM_PCU3_CAPID5		0x98
 
-enum {
-	SIM_PCI_FN_UBOX,
-	SIM_PCI_FN_PCU3,
-	SIM_PCI_NR_FNS,
+/**
+ * struct sim_pci_dev_desc - a PMON function of the part (Table 1-3)
+ * @type: the box it belongs to
+ * @idx: box instance
+ * @fn: SIM_PCI_FN_PMON, or SIM_PCI_FN_QPI_MM for a QPI match/mask function
+ * @devfn: device and function number
+ * @device: PCI device ID
+ */
+struct sim_pci_dev_desc {
+	enum sim_box_type type;
+	u8 idx;
+	u8 fn;
+	u8 devfn;
+	u16 device;
 };
 
+/* iMC channels: iMC0 channels 0-3, iMC1 channels 0-3 (2.5). */
+static const struct sim_pci_dev_desc sim_pci_devs[] = {
+	{ SIM_HA,     0, SIM_PCI_FN_PMON,   PCI_DEVFN(18, 1), 0x6f30 },
+	{ SIM_HA,     1, SIM_PCI_FN_PMON,   PCI_DEVFN(18, 5), 0x6f38 },
+	{ SIM_IMC,    0, SIM_PCI_FN_PMON,   PCI_DEVFN(20, 0), 0x6fb4 },
+	{ SIM_IMC,    1, SIM_PCI_FN_PMON,   PCI_DEVFN(20, 1), 0x6fb5 },
+	{ SIM_IMC,    2, SIM_PCI_FN_PMON,   PCI_DEVFN(21, 0), 0x6fb0 },
+	{ SIM_IMC,    3, SIM_PCI_FN_PMON,   PCI_DEVFN(21, 1), 0x6fb1 },
+	{ SIM_IMC,    4, SIM_PCI_FN_PMON,   PCI_DEVFN(23, 0), 0x6fd4 },
+	{ SIM_IMC,    5, SIM_PCI_FN_PMON,   PCI_DEVFN(23, 1), 0x6fd5 },
+	{ SIM_IMC,    6, SIM_PCI_FN_PMON,   PCI_DEVFN(24, 0), 0x6fd0 },
+	{ SIM_IMC,    7, SIM_PCI_FN_PMON,   PCI_DEVFN(24, 1), 0x6fd1 },
+	{ SIM_IRP,    0, SIM_PCI_FN_PMON,   PCI_DEVFN(5, 6),  0x6f39 },
+	{ SIM_QPI,    0, SIM_PCI_FN_PMON,   PCI_DEVFN(8, 2),  0x6f32 },
+	{ SIM_QPI,    1, SIM_PCI_FN_PMON,   PCI_DEVFN(9, 2),  0x6f33 },
+	{ SIM_QPI,    2, SIM_PCI_FN_PMON,   PCI_DEVFN(10, 2), 0x6f3a },
+	{ SIM_QPI,    0, SIM_PCI_FN_QPI_MM, PCI_DEVFN(8, 6),  0x6f86 },
+	{ SIM_QPI,    1, SIM_PCI_FN_QPI_MM, PCI_DEVFN(9, 6),  0x6f96 },
+	{ SIM_QPI,    2, SIM_PCI_FN_QPI_MM, PCI_DEVFN(10, 6), 0x6f46 },
+	{ SIM_R2PCIE, 0, SIM_PCI_FN_PMON,   PCI_DEVFN(16, 1), 0x6f34 },
+	{ SIM_R3QPI,  0, SIM_PCI_FN_PMON,   PCI_DEVFN(11, 1), 0x6f36 },
+	{ SIM_R3QPI,  1, SIM_PCI_FN_PMON,   PCI_DEVFN(11, 2), 0x6f37 },
+	{ SIM_R3QPI,  2, SIM_PCI_FN_PMON,   PCI_DEVFN(11, 5), 0x6f3e },
+};
+
+/* Discovery functions, then one per sim_pci_devs[] entry at most. */
+#define SIM_PCI_MAX_FNS		(2 + ARRAY_SIZE(sim_pci_devs))
+
+/**
+ * struct sim_pci_fn - one function on a package's bus
+ * @devfn: device and function number
+ * @box: the PMON box behind it, NULL for the discovery functions
+ * @fn: SIM_PCI_FN_PMON or SIM_PCI_FN_QPI_MM
+ * @hdr: config header and discovery registers (offsets below 0x100)
+ */
 struct sim_pci_fn {
 	unsigned int devfn;
-	u8 cfg[SIM_PCI_CFG_SIZE];
+	struct sim_box *box;
+	int fn;
+	u8 hdr[SIM_PCI_HDR_SIZE];
 };
 
 struct sim_pci_host {
 	struct pci_sysdata sd;
 	struct resource busn;
 	struct pci_bus *bus;
-	struct sim_pci_fn fn[SIM_PCI_NR_FNS];
+	unsigned int pkg;
+	unsigned int nr_fns;
+	struct sim_pci_fn fn[SIM_PCI_MAX_FNS];
 };
 
 static struct sim_pci_host *sim_pci_hosts[SIM_MAX_PKGS];
+/* Sim nanoseconds each counter read takes (debugfs "clock"). */
+static u64 sim_pci_tick_ns;
+
+/**
+ * sim_pci_set_tick() - let each read of a PCI counter dword advance sim time
+ * @ns: nanoseconds per read, 0 to stop
+ *
+ * With the sim clock frozen this makes the time between a driver's
+ * accesses, and so a carry between the two halves of a counter read,
+ * exactly reproducible.
+ */
+void sim_pci_set_tick(u64 ns)
+{
+	WRITE_ONCE(sim_pci_tick_ns, ns);
+}
+
+u64 sim_pci_get_tick(void)
+{
+	return READ_ONCE(sim_pci_tick_ns);
+}
+
+static struct sim_pci_host *sim_pci_host(struct pci_bus *bus)
+{
+	return container_of(bus->sysdata, struct sim_pci_host, sd);
+}
 
 static struct sim_pci_fn *sim_pci_find(struct pci_bus *bus,
 				       unsigned int devfn)
 {
-	struct sim_pci_host *host = container_of(bus->sysdata,
-						 struct sim_pci_host, sd);
+	struct sim_pci_host *host = sim_pci_host(bus);
 	unsigned int i;
 
-	for (i = 0; i < SIM_PCI_NR_FNS; i++)
+	for (i = 0; i < host->nr_fns; i++)
 		if (host->fn[i].devfn == devfn)
 			return &host->fn[i];
 	return NULL;
+}
+
+/* Dword access to a modelled PMON register; -ENOENT if @off is not one. */
+static int sim_pci_model(struct sim_pci_host *host, struct sim_pci_fn *fn,
+			 unsigned int off, bool write, u32 *val)
+{
+	struct sim_socket *s = &sim_sockets[host->pkg];
+	unsigned long flags;
+	u64 tick = sim_pci_get_tick();
+	u64 now;
+	int ret;
+
+	if (!fn->box)
+		return -ENOENT;
+	if (tick && !write && sim_pci_reg_is_ctr(fn->box, fn->fn, off))
+		sim_clock_tick(tick);
+	now = sim_clock_now();
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (write)
+		ret = sim_pci_reg_write(&s->pkg, now, fn->box, fn->fn, off, *val);
+	else
+		ret = sim_pci_reg_read(&s->pkg, now, fn->box, fn->fn, off, val);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	return ret;
 }
 
 static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 			int size, u32 *val)
 {
 	struct sim_pci_fn *fn = sim_pci_find(bus, devfn);
+	unsigned int shift = 8 * (where & 3);
+	u32 dw;
 
 	if (!fn || where < 0 || where + size > SIM_PCI_CFG_SIZE) {
 		PCI_SET_ERROR_RESPONSE(val);
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
+	/* Naturally aligned accesses only: the core never does others. */
+	if (!sim_pci_model(sim_pci_host(bus), fn, where & ~3, false, &dw)) {
+		*val = size == 4 ? dw : (dw >> shift) & GENMASK(8 * size - 1, 0);
+		return PCIBIOS_SUCCESSFUL;
+	}
+	if (where + size > SIM_PCI_HDR_SIZE) {
+		*val = 0;
+		return PCIBIOS_SUCCESSFUL;
+	}
 	switch (size) {
 	case 1:
-		*val = fn->cfg[where];
+		*val = fn->hdr[where];
 		break;
 	case 2:
-		*val = get_unaligned_le16(&fn->cfg[where]);
+		*val = get_unaligned_le16(&fn->hdr[where]);
 		break;
 	default:
-		*val = get_unaligned_le32(&fn->cfg[where]);
+		*val = get_unaligned_le32(&fn->hdr[where]);
 		break;
 	}
 	return PCIBIOS_SUCCESSFUL;
 }
 
-/* Every modelled register is read-only; BAR sizing writes read back 0. */
+/*
+ * Dword writes reach the PMON registers; everything else (the core's BAR
+ * sizing, command register) is dropped and reads back as before.
+ */
 static int sim_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
 			 int size, u32 val)
 {
-	if (!sim_pci_find(bus, devfn))
+	struct sim_pci_fn *fn = sim_pci_find(bus, devfn);
+
+	if (!fn)
 		return PCIBIOS_DEVICE_NOT_FOUND;
+	if (size == 4)
+		sim_pci_model(sim_pci_host(bus), fn, where, true, &val);
 	return PCIBIOS_SUCCESSFUL;
 }
 
@@ -112,10 +232,11 @@ static struct pci_ops sim_pci_ops = {
 	.write	= sim_pci_write,
 };
 
-static void sim_pci_fn_init(struct sim_pci_fn *fn, unsigned int devfn,
-			    u16 device)
+static struct sim_pci_fn *sim_pci_fn_add(struct sim_pci_host *host,
+					 unsigned int devfn, u16 device)
 {
-	u8 *cfg = fn->cfg;
+	struct sim_pci_fn *fn = &host->fn[host->nr_fns++];
+	u8 *cfg = fn->hdr;
 
 	fn->devfn = devfn;
 	put_unaligned_le16(PCI_VENDOR_ID_INTEL, &cfg[PCI_VENDOR_ID]);
@@ -128,28 +249,39 @@ static void sim_pci_fn_init(struct sim_pci_fn *fn, unsigned int devfn,
 	put_unaligned_le16(FIELD_PREP(PCI_EXP_FLAGS_VERS, 1) |
 			   FIELD_PREP(PCI_EXP_FLAGS_TYPE, PCI_EXP_TYPE_RC_END),
 			   &cfg[SIM_PCI_EXP_CAP + PCI_EXP_FLAGS]);
+	return fn;
 }
 
 static void sim_pci_fill(struct sim_pci_host *host, unsigned int p)
 {
-	struct sim_pci_fn *ubox = &host->fn[SIM_PCI_FN_UBOX];
-	struct sim_pci_fn *pcu3 = &host->fn[SIM_PCI_FN_PCU3];
+	struct sim_pkg *pkg = &sim_sockets[p].pkg;
+	struct sim_pci_fn *ubox, *pcu3, *fn;
 	u32 map = 0;
 	unsigned int i;
 
+	host->pkg = p;
 	for (i = 0; i < sim_nr_pkgs; i++)
 		map |= sim_sockets[i].pkg.nodeid << (3 * i);
 
-	sim_pci_fn_init(ubox, SIM_UBOX_DEVFN, SIM_UBOX_DID);
-	put_unaligned_le32(sim_sockets[p].pkg.nodeid,
-			   &ubox->cfg[SIM_UBOX_NODEID]);
-	put_unaligned_le32(map, &ubox->cfg[SIM_UBOX_NODEMAP]);
+	ubox = sim_pci_fn_add(host, SIM_UBOX_DEVFN, SIM_UBOX_DID);
+	put_unaligned_le32(pkg->nodeid, &ubox->hdr[SIM_UBOX_NODEID]);
+	put_unaligned_le32(map, &ubox->hdr[SIM_UBOX_NODEMAP]);
 
-	sim_pci_fn_init(pcu3, SIM_PCU3_DEVFN, SIM_PCU3_DID);
-	put_unaligned_le32(sim_sockets[p].pkg.capid4,
-			   &pcu3->cfg[SIM_PCU3_CAPID4]);
-	put_unaligned_le32(sim_sockets[p].pkg.capid5,
-			   &pcu3->cfg[SIM_PCU3_CAPID5]);
+	pcu3 = sim_pci_fn_add(host, SIM_PCU3_DEVFN, SIM_PCU3_DID);
+	put_unaligned_le32(pkg->capid4, &pcu3->hdr[SIM_PCU3_CAPID4]);
+	put_unaligned_le32(pkg->capid5, &pcu3->hdr[SIM_PCU3_CAPID5]);
+
+	/* The state of the boxes lives in the package, not in PCI. */
+	for (i = 0; i < ARRAY_SIZE(sim_pci_devs); i++) {
+		const struct sim_pci_dev_desc *d = &sim_pci_devs[i];
+		struct sim_box *box = sim_pkg_box(pkg, d->type, d->idx);
+
+		if (!box || !box->present)
+			continue;
+		fn = sim_pci_fn_add(host, d->devfn, d->device);
+		fn->box = box;
+		fn->fn = d->fn;
+	}
 }
 
 static bool sim_pci_domain_used(int domain)
@@ -193,7 +325,7 @@ static int sim_pci_add_host(unsigned int p, int domain)
 	sim_pci_hosts[p] = host;
 
 	/* Only the modelled functions: no function-0 scan needed. */
-	for (i = 0; i < SIM_PCI_NR_FNS; i++)
+	for (i = 0; i < host->nr_fns; i++)
 		if (!pci_scan_single_device(host->bus, host->fn[i].devfn))
 			pr_warn("pkg %u: no device at devfn %#x\n", p,
 				host->fn[i].devfn);

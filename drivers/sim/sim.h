@@ -19,6 +19,13 @@
 #define SIM_NR_SBO		4
 #define SIM_NR_CTRS		4
 #define SIM_NR_UBOX_CTRS	2
+#define SIM_NR_HA		2
+#define SIM_NR_IMC		8	/* 2 iMCs x 4 channels */
+#define SIM_NR_QPI		3
+#define SIM_NR_R3QPI		3
+#define SIM_NR_R3QPI_CTRS	3
+/* Filter-like registers of one box: QPI has Rx and Tx match/mask pairs. */
+#define SIM_NR_FILTERS		8
 /* Pseudo counter index naming the UBox fixed UCLK counter. */
 #define SIM_CTR_FIXED		0xff
 
@@ -27,6 +34,11 @@
 
 /* PCLK is a fixed 800 MHz clock (2.8.6, PCU CLOCKTICKS). */
 #define SIM_PCLK_HZ		800000000ULL
+/*
+ * QPI CLOCKTICKS count the QPI clock, a quarter of the transfer rate
+ * (2.9.6); QPI_RATE_STATUS resets to 011b = 6.4 GT/s (Table 2-176).
+ */
+#define SIM_QCLK_HZ		1600000000ULL
 /* Upper bound on sim time: keeps time * hz / 1e9 within 64 bits. */
 #define SIM_TIME_MAX_NS		BIT_ULL(60)
 #define SIM_MAX_CLK_HZ		10000000000ULL
@@ -78,6 +90,12 @@
 #define SIM_GSTS_OV_U_FIXED	0
 #define SIM_GSTS_OV_U		1
 #define SIM_GSTS_OV_P		2
+#define SIM_GSTS_OV_H0		21
+#define SIM_GSTS_OV_M0		23
+#define SIM_GSTS_OV_Q0		25
+#define SIM_GSTS_OV_RQ0		27
+#define SIM_GSTS_OV_RP		29
+#define SIM_GSTS_OV_IRP		34
 
 #define SIM_GCONFIG_NUM_C	GENMASK(4, 0)
 #define SIM_GCONFIG_RESET	18
@@ -101,6 +119,10 @@
 #define SIM_EV_PCU_BAND0	0x0b
 #define SIM_EV_PCU_BAND3	0x0e
 #define SIM_EV_PCU_OCCUPANCY	BIT(7)
+#define SIM_EV_R_CLOCKTICKS	0x01	/* R2PCIe, R3QPI (2.10.5, 2.11.5) */
+#define SIM_EV_QPI_CLOCKTICKS	0x14
+#define SIM_EV_QPI_CTO_COUNT	0x38	/* with ev_sel_ext */
+#define SIM_EV_HA_ADDR_OPC	0x20
 
 /**
  * enum sim_box_type - kinds of MSR box modelled
@@ -108,12 +130,26 @@
  * @SIM_CBO: a CBo (LLC slice agent), 4 counters, two filter registers
  * @SIM_SBO: an SBo (ring bridge), 4 counters, write-twice erratum
  * @SIM_PCU: the PCU, 4 counters, band filter, occupancy sub-counters
+ * @SIM_HA: a Home Agent (PCI), 4 counters, address/opcode match
+ * @SIM_IMC: an iMC channel (PCI), 4 counters and the fixed DCLK counter
+ * @SIM_IRP: the IRP (PCI), 4 counters at irregular offsets
+ * @SIM_QPI: a QPI port (PCI), 4 counters, packet match/mask on function 6
+ * @SIM_R2PCIE: the R2PCIe (PCI), 4 counters, write-twice erratum
+ * @SIM_R3QPI: an R3QPI link (PCI), 3 counters, write-twice erratum
+ * @SIM_NR_BOX_TYPES: number of kinds
  */
 enum sim_box_type {
 	SIM_UBOX,
 	SIM_CBO,
 	SIM_SBO,
 	SIM_PCU,
+	SIM_HA,
+	SIM_IMC,
+	SIM_IRP,
+	SIM_QPI,
+	SIM_R2PCIE,
+	SIM_R3QPI,
+	SIM_NR_BOX_TYPES,
 };
 
 /**
@@ -121,8 +157,10 @@ enum sim_box_type {
  * @val: 48-bit counter value as software reads it
  * @total: increments counted since the last counter reset, not wrapped
  * @ctl: control register as stored (write-only bits clear)
- * @latched: SBo only: the event select has taken hold (write-twice erratum)
+ * @latched: the event select has taken hold (SBo, R2PCIe, R3QPI erratum)
  * @prev_cond: threshold condition of the previous cycle, for edge detect
+ * @read_hi: PCI: the upper dword at the last read of either dword
+ * @read_seq: PCI: the package's pci_reads count at that read
  */
 struct sim_ctr {
 	u64 val;
@@ -130,6 +168,8 @@ struct sim_ctr {
 	u32 ctl;
 	bool latched;
 	bool prev_cond;
+	u32 read_hi;
+	u64 read_seq;
 };
 
 /**
@@ -139,8 +179,10 @@ struct sim_ctr {
  * @present: the box exists (CAPID4/CAPID5); absent boxes fault on access
  * @frozen: BOX_CTL.frz was last written as 1
  * @status: BOX_STATUS (ov bits, RW1C)
- * @filter: CBo FILTER0/FILTER1; PCU BOX_FILTER is @filter[0]
- * @ctr: counters; the UBox uses only the first two
+ * @filter: CBo FILTER0/FILTER1; PCU BOX_FILTER is @filter[0]; HA
+ *	ADDRMATCH0/1 and OPCODEMATCH; QPI enum sim_qpi_filter
+ * @ctr: counters; the UBox and R3QPI use fewer
+ * @fixed: iMC fixed DCLK counter and its control
  */
 struct sim_box {
 	enum sim_box_type type;
@@ -148,8 +190,21 @@ struct sim_box {
 	bool present;
 	bool frozen;
 	u32 status;
-	u32 filter[2];
+	u32 filter[SIM_NR_FILTERS];
 	struct sim_ctr ctr[SIM_NR_CTRS];
+	struct sim_ctr fixed;
+};
+
+/* QPI match/mask registers (function 6, Table 2-169) in sim_box.filter. */
+enum sim_qpi_filter {
+	SIM_QPI_RX_MATCH0,
+	SIM_QPI_RX_MATCH1,
+	SIM_QPI_RX_MASK0,
+	SIM_QPI_RX_MASK1,
+	SIM_QPI_TX_MATCH0,
+	SIM_QPI_TX_MATCH1,
+	SIM_QPI_TX_MASK0,
+	SIM_QPI_TX_MASK1,
 };
 
 /**
@@ -157,21 +212,28 @@ struct sim_box {
  * @msr_reads: MSR reads, including faulting ones
  * @msr_writes: MSR writes, including faulting ones
  * @msr_faults: accesses answered with -EIO (the part would #GP)
+ * @pci_reads: PMON config dword reads
+ * @pci_writes: PMON config dword writes
  * @rsvd_writes: writes that set reserved bits of a control register
  * @boxctl_no_must1: BOX_CTL writes with bits 17:16 not both 1
  * @inject_lines: occurrences injected through debugfs
  * @inject_hits: counters that counted an injected occurrence
  * @overflows: carries out of bit 47 of any counter
+ * @split_carries: carries into a PCI counter's upper dword that fell between
+ *	two adjacent reads of its dwords
  */
 struct sim_stats {
 	u64 msr_reads;
 	u64 msr_writes;
 	u64 msr_faults;
+	u64 pci_reads;
+	u64 pci_writes;
 	u64 rsvd_writes;
 	u64 boxctl_no_must1;
 	u64 inject_lines;
 	u64 inject_hits;
 	u64 overflows;
+	u64 split_carries;
 };
 
 /**
@@ -182,9 +244,13 @@ struct sim_stats {
  * @capid5: CAPID5 (PCU.3 config 0x98); bits 23:0 are the present CBos
  * @uclk_hz: uncore clock
  * @pclk_hz: PCU clock
+ * @dclk_hz: DRAM clock (iMC)
+ * @qclk_hz: QPI clock
  * @now_ns: sim time up to which the counters have been advanced
  * @uclk_ticks: UCLK ticks since sim time 0 at @now_ns
  * @pclk_ticks: PCLK ticks since sim time 0 at @now_ns
+ * @dclk_ticks: DCLK ticks since sim time 0 at @now_ns
+ * @qclk_ticks: QPI clock ticks since sim time 0 at @now_ns
  * @global_frozen: frz_all latched and no unfrz_all since
  * @global_ctl: readable part of U_MSR_PMON_GLOBAL_CTL
  * @global_status: U_MSR_PMON_GLOBAL_STATUS
@@ -194,6 +260,12 @@ struct sim_stats {
  * @pcu: the PCU
  * @cbo: CBo 0..23
  * @sbo: SBo 0..3
+ * @ha: HA 0..1
+ * @imc: iMC channels: iMC0 channels 0-3, then iMC1 channels 0-3
+ * @irp: the IRP
+ * @qpi: QPI ports 0..2
+ * @r2pcie: the R2PCIe
+ * @r3qpi: R3QPI links 0..2
  * @stats: statistics shown in debugfs
  *
  * The model functions do no locking; callers serialise per package.
@@ -205,9 +277,13 @@ struct sim_pkg {
 	u32 capid5;
 	u64 uclk_hz;
 	u64 pclk_hz;
+	u64 dclk_hz;
+	u64 qclk_hz;
 	u64 now_ns;
 	u64 uclk_ticks;
 	u64 pclk_ticks;
+	u64 dclk_ticks;
+	u64 qclk_ticks;
 	bool global_frozen;
 	u32 global_ctl;
 	u64 global_status;
@@ -217,6 +293,12 @@ struct sim_pkg {
 	struct sim_box pcu;
 	struct sim_box cbo[SIM_NR_CBO];
 	struct sim_box sbo[SIM_NR_SBO];
+	struct sim_box ha[SIM_NR_HA];
+	struct sim_box imc[SIM_NR_IMC];
+	struct sim_box irp;
+	struct sim_box qpi[SIM_NR_QPI];
+	struct sim_box r2pcie;
+	struct sim_box r3qpi[SIM_NR_R3QPI];
 	struct sim_stats stats;
 };
 
@@ -225,6 +307,7 @@ struct sim_pkg {
  * @type: box kind
  * @idx: box instance
  * @ev_sel: event select to match
+ * @ext: QPI: the event needs ev_sel_ext (CTL bit 21)
  * @umask: unit mask to match (PCU occupancy: occ_sel in bits 7:6)
  * @count: number of cycles
  * @inc: per-cycle increment
@@ -236,11 +319,17 @@ struct sim_pkg {
  * @isoc: isochronous request
  * @freq: PCU: uncore frequency in 100 MHz units during the cycles
  * @cores: PCU occupancy: number of cores in the selected C-state
+ * @addr: HA: physical address of the request
+ * @hopc: HA: message class and opcode, OPCODEMATCH layout; -1 if none
+ * @tx: QPI: the packet is transmitted (else received)
+ * @pkt0: QPI: the packet's fields in MATCH0 layout
+ * @pkt1: QPI: the packet's fields in MATCH1 layout
  */
 struct sim_event {
 	enum sim_box_type type;
 	unsigned int idx;
 	u8 ev_sel;
+	bool ext;
 	u8 umask;
 	u64 count;
 	u64 inc;
@@ -252,6 +341,11 @@ struct sim_event {
 	bool isoc;
 	u8 freq;
 	u64 cores;
+	u64 addr;
+	int hopc;
+	bool tx;
+	u32 pkt0;
+	u32 pkt1;
 };
 
 /**
@@ -265,8 +359,26 @@ struct sim_socket {
 };
 
 /* bdx_regs.c: the register model (no locking, no hardware). */
-void sim_pkg_init(struct sim_pkg *pkg, unsigned int id, u8 nodeid,
-		  u32 capid4, u32 capid5, u64 uclk_hz, u64 now_ns);
+/**
+ * struct sim_pkg_cfg - what a package is made of
+ * @nodeid: node ID (UBox config 0x40)
+ * @capid4: CAPID4; bits 7:6 give the SBos and QPI ports
+ * @capid5: CAPID5; bits 23:0 are the present CBos
+ * @imc_mask: bit n: iMC channel n (iMC0 channels 0-3, iMC1 channels 0-3)
+ * @uclk_hz: uncore clock
+ * @dclk_hz: DRAM clock
+ */
+struct sim_pkg_cfg {
+	u8 nodeid;
+	u32 capid4;
+	u32 capid5;
+	u8 imc_mask;
+	u64 uclk_hz;
+	u64 dclk_hz;
+};
+
+void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
+		  const struct sim_pkg_cfg *cfg, u64 now_ns);
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns);
 int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val);
 int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val);
@@ -280,6 +392,34 @@ int sim_set_counter(struct sim_pkg *pkg, u64 now_ns, enum sim_box_type type,
 		    unsigned int idx, unsigned int ctr, u64 value);
 void sim_pkg_reset_stats(struct sim_pkg *pkg);
 const char *sim_box_name(enum sim_box_type type);
+bool sim_box_is_pci(enum sim_box_type type);
+int sim_box_count(enum sim_box_type type);
+
+/* Shared by the MSR and PCI register models. */
+void sim_check_rsvd(struct sim_pkg *pkg, u64 val, u64 valid);
+void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
+	       u64 r, u64 n);
+bool sim_ctr_add(struct sim_ctr *c, u64 add);
+void sim_ctr_clear(struct sim_ctr *c);
+void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box, u64 val);
+void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box, unsigned int n,
+		   u64 val);
+void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit);
+void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
+		    u64 ticks);
+
+/* bdx_pci_regs.c: the PCI boxes' config-space registers. */
+#define SIM_PCI_FN_PMON		0	/* the box's PMON function */
+#define SIM_PCI_FN_QPI_MM	1	/* QPI packet match/mask function */
+int sim_pci_reg_read(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
+		     int fn, unsigned int off, u32 *val);
+int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
+		      int fn, unsigned int off, u32 val);
+bool sim_pci_reg_is_ctr(const struct sim_box *box, int fn, unsigned int off);
+void sim_pci_boxes_advance(struct sim_pkg *pkg, u64 du, u64 dd, u64 dq);
+bool sim_pci_match(const struct sim_box *box, const struct sim_ctr *c,
+		   const struct sim_event *ev);
+unsigned int sim_pci_gsts_bit(const struct sim_box *box);
 
 /* main.c */
 extern struct sim_socket sim_sockets[SIM_MAX_PKGS];
@@ -290,9 +430,13 @@ void sim_clock_freeze(void);
 void sim_clock_run(void);
 int sim_clock_advance(u64 ns);
 
+void sim_clock_tick(u64 ns);
+
 /* pci.c */
 int sim_pci_init(void);
 void sim_pci_exit(void);
+void sim_pci_set_tick(u64 ns);
+u64 sim_pci_get_tick(void);
 
 /* debugfs.c */
 void sim_debugfs_init(void);

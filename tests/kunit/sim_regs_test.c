@@ -8,8 +8,10 @@
 #include <kunit/test.h>
 
 #include "../../drivers/sim/bdx_regs.c"
+#include "../../drivers/sim/bdx_pci_regs.c"
 
 #define UCLK_HZ		2000000000ULL
+#define DCLK_HZ		1000000000ULL
 #define CAPID5		0x000f0f	/* CBo 0-3 and 8-11 */
 #define CAPID4_SBO	0x40
 
@@ -35,9 +37,13 @@
 static struct sim_pkg *new_pkg(struct kunit *test, u32 capid4)
 {
 	struct sim_pkg *pkg = kunit_kzalloc(test, sizeof(*pkg), GFP_KERNEL);
+	struct sim_pkg_cfg cfg = {
+		.nodeid = 1, .capid4 = capid4, .capid5 = CAPID5,
+		.imc_mask = 0x33, .uclk_hz = UCLK_HZ, .dclk_hz = DCLK_HZ,
+	};
 
 	KUNIT_ASSERT_NOT_NULL(test, pkg);
-	sim_pkg_init(pkg, 0, 1, capid4, CAPID5, UCLK_HZ, 0);
+	sim_pkg_init(pkg, 0, &cfg, 0);
 	return pkg;
 }
 
@@ -434,6 +440,118 @@ static void sim_test_absent_boxes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkg->stats.msr_faults, 8);
 }
 
+static u32 prd(struct kunit *test, struct sim_pkg *pkg, u64 t,
+	       struct sim_box *box, int fn, unsigned int off)
+{
+	u32 val;
+
+	KUNIT_ASSERT_EQ(test, sim_pci_reg_read(pkg, t, box, fn, off, &val), 0);
+	return val;
+}
+
+static void pwr(struct kunit *test, struct sim_pkg *pkg, u64 t,
+		struct sim_box *box, int fn, unsigned int off, u32 val)
+{
+	KUNIT_ASSERT_EQ(test, sim_pci_reg_write(pkg, t, box, fn, off, val), 0);
+}
+
+#define PMON	SIM_PCI_FN_PMON
+
+/* PCI boxes: layout, 48-bit counters in two dwords, clocks, errata. */
+static void sim_test_pci_boxes(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, 0x80);
+	struct sim_box *ha = &pkg->ha[0], *irp = &pkg->irp;
+	struct sim_box *r3 = &pkg->r3qpi[2], *imc = &pkg->imc[0];
+
+	/* Presence: CAPID4 = 10b gives link 2; imc_mask 0x33. */
+	KUNIT_EXPECT_TRUE(test, r3->present);
+	KUNIT_EXPECT_TRUE(test, pkg->imc[5].present);
+	KUNIT_EXPECT_FALSE(test, pkg->imc[2].present);
+
+	/* HA CLOCKTICKS on CTR1 (0xa8/0xac): a dword write keeps the other. */
+	pwr(test, pkg, 0, ha, PMON, 0xf4, UNFRZ);
+	pwr(test, pkg, 0, ha, PMON, 0xac, 0x1234);
+	pwr(test, pkg, 0, ha, PMON, 0xa8, 0xfffffc18);	/* 2^32 - 1000 */
+	pwr(test, pkg, 0, ha, PMON, 0xdc, EV(0, 0));
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 1000, ha, PMON, 0xa8), 1000U);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 1000, ha, PMON, 0xac), 0x1235U);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0ULL);
+	KUNIT_EXPECT_EQ(test, pkg->stats.boxctl_no_must1, 0ULL);
+
+	/* IRP counter 1 lives at 0xb0 (Table 2-145), not 0xa8. */
+	pwr(test, pkg, 1000, irp, PMON, 0xf4, UNFRZ);
+	pwr(test, pkg, 1000, irp, PMON, 0xdc, EV(0, 0));
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 2000, irp, PMON, 0xb0), 2000U);
+	KUNIT_EXPECT_EQ(test, sim_pci_reg_read(pkg, 2000, irp, PMON, 0xa8, &(u32){ 0 }),
+			-ENOENT);
+
+	/* R3QPI: 17:16 reserved; controls take hold only when written twice. */
+	pwr(test, pkg, 2000, r3, PMON, 0xf4, 0x3);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0ULL);
+	pwr(test, pkg, 2000, r3, PMON, 0xd8, EV(1, 0));
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 3000, r3, PMON, 0xa0), 0U);
+	pwr(test, pkg, 3000, r3, PMON, 0xd8, EV(1, 0));
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 4000, r3, PMON, 0xa0), 2000U);
+	pwr(test, pkg, 4000, r3, PMON, 0xf4, UNFRZ);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 1ULL);
+
+	/* iMC fixed counter: DCLK (1 GHz here) when FIXED_CTL.en. */
+	pwr(test, pkg, 4000, imc, PMON, 0xf0, SIM_FIXED_CTL_EN);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 5000, imc, PMON, 0xd0), 1000U);
+	pwr(test, pkg, 5000, imc, PMON, 0xf4, UNFRZ | SIM_BOX_CTL_RST_CTRL);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 5000, imc, PMON, 0xf0), 0U);
+}
+
+/* HA address/opcode match and QPI CTO_COUNT slots. */
+static void sim_test_pci_match(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, 0x40);
+	struct sim_box *ha = &pkg->ha[1], *qpi = &pkg->qpi[0];
+	struct sim_event ev = {
+		.type = SIM_HA, .idx = 1, .ev_sel = 0x20, .umask = 0x03,
+		.count = 1, .inc = 1, .tid = -1, .opc = -1,
+	};
+
+	pwr(test, pkg, 0, ha, PMON, 0xf4, UNFRZ);
+	pwr(test, pkg, 0, ha, PMON, 0x40, 0x12345000);
+	pwr(test, pkg, 0, ha, PMON, 0x44, 0x1);
+	pwr(test, pkg, 0, ha, PMON, 0x48, 0x12);
+	pwr(test, pkg, 0, ha, PMON, 0xd8, EV(0x20, 0x01));	/* ADDR */
+	pwr(test, pkg, 0, ha, PMON, 0xdc, EV(0x20, 0x03));	/* FILT */
+	ev.addr = 0x112345fc0ULL;
+	ev.hopc = 0x12;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 2);
+	ev.hopc = 0x13;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+	ev.addr = 0x12345fc0ULL;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+
+	/* QPI: Rx slot on MC = DRS; an empty Tx slot never triggers. */
+	pwr(test, pkg, 0, qpi, PMON, 0xf4, UNFRZ);
+	pwr(test, pkg, 0, qpi, SIM_PCI_FN_QPI_MM, 0x228, 0x1c00);
+	pwr(test, pkg, 0, qpi, SIM_PCI_FN_QPI_MM, 0x238, 0x1e00);
+	pwr(test, pkg, 0, qpi, PMON, 0xd8, EV(0x38, 0) | SIM_CTL_EV_SEL_EXT);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = SIM_QPI;
+	ev.ev_sel = 0x38;
+	ev.ext = true;
+	ev.count = 3;
+	ev.inc = 1;
+	ev.pkt0 = 0x1c40;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 1);
+	ev.tx = true;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	ev.tx = false;
+	ev.ext = false;
+	KUNIT_EXPECT_EQ(test, sim_inject(pkg, 0, &ev), 0);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 0, qpi, PMON, 0xa0), 3U);
+	/* Reserved bits of MATCH0 are counted, not stored. */
+	pwr(test, pkg, 0, qpi, SIM_PCI_FN_QPI_MM, 0x200, 0x7);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 1ULL);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 0, qpi, SIM_PCI_FN_QPI_MM, 0x200), 0U);
+}
+
 static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_enable_hierarchy),
 	KUNIT_CASE(sim_test_rst),
@@ -443,6 +561,8 @@ static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_pcu),
 	KUNIT_CASE(sim_test_sbo_write_twice),
 	KUNIT_CASE(sim_test_absent_boxes),
+	KUNIT_CASE(sim_test_pci_boxes),
+	KUNIT_CASE(sim_test_pci_match),
 	{}
 };
 
