@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Register access for uncore_pmu. Every MSR access of the driver goes
- * through here, is counted per box (debugfs "access"), and reaches either
+ * Register access for uncore_pmu. Every register access of the driver goes
+ * through here and is counted per box (debugfs "access"). MSRs reach either
  * the CPU (rdmsrl_safe/wrmsrl_safe) or, in a simulated guest, uncore_sim.ko
- * through the one seam declared in <uncore_pmu/msr_backend.h>.
+ * through the one seam declared in <uncore_pmu/msr_backend.h>. PCI config
+ * accesses need no seam: the simulator's boxes are PCI devices.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <asm/msr.h>
 #include <uncore_pmu/msr_backend.h>
 
@@ -105,5 +107,47 @@ void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val)
 	if (unlikely(uncore_msr->write(msr, val))) {
 		box->stats.errors++;
 		pr_warn_once("write of MSR 0x%x faulted\n", msr);
+	}
+}
+
+/**
+ * uncore_pci_read() - read a config dword of a PCI box, counted
+ * @box: the box the register belongs to
+ * @pdev: which of its functions
+ * @off: offset
+ * @val: where to put the value; 0 on error
+ *
+ * Config accesses may run on any CPU, in atomic context too.
+ *
+ * Return: 0 or -EIO.
+ */
+int uncore_pci_read(struct uncore_box *box, struct pci_dev *pdev, int off,
+		    u32 *val)
+{
+	int err = pci_read_config_dword(pdev, off, val);
+
+	box->stats.pci_rd++;
+	if (unlikely(err)) {
+		box->stats.errors++;
+		*val = 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * uncore_pci_write() - write a config dword of a PCI box, counted
+ * @box: the box the register belongs to
+ * @pdev: which of its functions
+ * @off: offset
+ * @val: value
+ */
+void uncore_pci_write(struct uncore_box *box, struct pci_dev *pdev, int off,
+		      u32 val)
+{
+	box->stats.pci_wr++;
+	if (unlikely(pci_write_config_dword(pdev, off, val))) {
+		box->stats.errors++;
+		pci_warn_once(pdev, "config write at 0x%x failed\n", off);
 	}
 }

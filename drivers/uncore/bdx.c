@@ -19,6 +19,7 @@
 
 #include "uncore.h"
 #include "bdx.h"
+#include "bdx_tables.h"
 
 /* MSR addresses: Table 1-2, Tables 2-5, 2-13, 2-44 and 2-156. */
 #define BDX_U_MSR_PMON_UCLK_FIXED_CTL	0x703
@@ -72,11 +73,7 @@
 #define BDX_PCU_OCC_EDGE	BIT_ULL(31)
 #define BDX_PCU_EV_OCC		0x80	/* ev_sel bit 7: occupancy sub-counter */
 
-/*
- * Clocks bounding the poll period: PCLK is a fixed 800 MHz (2.8.6, PCU
- * CLOCKTICKS); UCLK is bounded generously, the manual gives no maximum.
- */
-#define BDX_UCLK_MAX_HZ		3500000000ULL
+/* PCLK is a fixed 800 MHz (2.8.6, PCU CLOCKTICKS). */
 #define BDX_PCLK_HZ		800000000ULL
 
 #define BDX_COMMON_CONFIG	(UNCORE_CTL_EV_SEL | UNCORE_CTL_UMASK | \
@@ -84,7 +81,15 @@
 
 static u32 bdx_cbo_mask[BDX_MAX_PKGS];
 static int bdx_sbo_count[BDX_MAX_PKGS];
+static bool bdx_port2[BDX_MAX_PKGS];
 static bool bdx_discovered[BDX_MAX_PKGS];
+
+/* Each package's uncore bus, found through its UBox node-ID device. */
+static struct {
+	int domain;
+	int bus;
+} bdx_pkg_bus[BDX_MAX_PKGS];
+static bool bdx_bus_mapped[BDX_MAX_PKGS];
 
 /* ---- UBox (2.2) --------------------------------------------------------- */
 
@@ -94,11 +99,6 @@ static const struct uncore_format_desc bdx_ubox_formats[] = {
 	{ "edge",	"config:18" },
 	{ "inv",	"config:23" },
 	{ "thresh",	"config:24-28" },
-	{ }
-};
-
-static const struct uncore_event_desc bdx_ubox_events[] = {
-	{ "clockticks",	"event=0xff" },		/* the fixed UCLK counter */
 	{ }
 };
 
@@ -117,6 +117,7 @@ static const struct uncore_type bdx_ubox = {
 	.fixed_ctl	= BDX_U_MSR_PMON_UCLK_FIXED_CTL,
 	.fixed_ctr	= BDX_U_MSR_PMON_UCLK_FIXED_CTR,
 	.ops		= &uncore_msr_ops,
+	.constraints	= bdx_ubox_constraints,
 	.formats	= bdx_ubox_formats,
 	.events		= bdx_ubox_events,
 };
@@ -142,30 +143,6 @@ static const struct uncore_format_desc bdx_cbox_formats[] = {
 	{ "filter_opc",		"config1:52-60" },
 	{ "filter_nc",		"config1:62" },
 	{ "filter_isoc",	"config1:63" },
-	{ }
-};
-
-static const struct uncore_event_desc bdx_cbox_events[] = {
-	{ "clockticks",	"event=0x00" },
-	{ }
-};
-
-/*
- * 2.3.2 ("Occupancy Events can only be measured in Counter 0") and the
- * event list (2.3.6): occupancy events (RxR_OCCUPANCY 0x11,
- * TOR_OCCUPANCY 0x36, SBO_CREDIT_OCCUPANCY 0x3e) only in counter 0, and
- * FAST_ASSERTED 0x09 only in counters 0-1. max_inc is the event's "Max
- * Inc/Cyc" where it exceeds 1.
- */
-static const struct uncore_constraint bdx_cbox_constraints[] = {
-	{ .code = 0x09, .cmask = 0xff, .counters = 0x3, .max_inc = 1 },
-	{ .code = 0x11, .cmask = 0xff, .counters = 0x1, .max_inc = 20 },
-	{ .code = 0x1b, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ .code = 0x1c, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ .code = 0x1d, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ .code = 0x1f, .cmask = 0xff, .counters = 0xf, .max_inc = 20 },
-	{ .code = 0x36, .cmask = 0xff, .counters = 0x1, .max_inc = 20 },
-	{ .code = 0x3e, .cmask = 0xff, .counters = 0x1, .max_inc = 7 },
 	{ }
 };
 
@@ -213,9 +190,22 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 			      struct perf_event *event,
 			      struct uncore_filter_req *req)
 {
-	u64 config1 = event->attr.config1;
-	u64 used = bdx_cbox_filter_bits(event->attr.config);
+	u64 config = event->attr.config, config1 = event->attr.config1;
 	u64 opc = FIELD_GET(BDX_CBO_F_OPC, config1);
+	u64 used;
+
+	/*
+	 * The thread ID filter applies to a counter only with its tid_en
+	 * (2.3.2.3). perf's own broadwellx events (LLC_MISSES.PCIE_*,
+	 * LLC_REFERENCES.PCIE_*) give filter_tid=0x3e alone, meaning "PCIe
+	 * requests": a thread ID asks for the thread filter, so tid_en is set
+	 * for it rather than counting every requester under the event's name.
+	 */
+	if ((config1 & BDX_CBO_F_TID) && !(config & UNCORE_CTL_TID_EN)) {
+		req->ctl = UNCORE_CTL_TID_EN;
+		config |= UNCORE_CTL_TID_EN;
+	}
+	used = bdx_cbox_filter_bits(config);
 
 	/* A filter value the event would ignore is a different event: refuse. */
 	if (config1 & ~used)
@@ -314,22 +304,6 @@ static const struct uncore_format_desc bdx_pcu_formats[] = {
 	{ }
 };
 
-static const struct uncore_event_desc bdx_pcu_events[] = {
-	{ "clockticks",	"event=0x00" },
-	{ }
-};
-
-/*
- * Occupancy events (ev_sel bit 7) count up to 8 per clock (2.8.6). The
- * manual allows them on counters 0-3, but mainline's BDX code, from Intel,
- * says "Use Occupancy" is not available on counter 0 on BDX; a counter
- * lost is cheaper than counts that cannot be trusted.
- */
-static const struct uncore_constraint bdx_pcu_constraints[] = {
-	{ .code = 0x80, .cmask = 0x80, .counters = 0xe, .max_inc = 8 },
-	{ }
-};
-
 static int bdx_pcu_hw_config(const struct uncore_type *type,
 			     struct perf_event *event,
 			     struct uncore_filter_req *req)
@@ -422,23 +396,6 @@ static const struct uncore_format_desc bdx_sbox_formats[] = {
 	{ }
 };
 
-static const struct uncore_event_desc bdx_sbox_events[] = {
-	{ "clockticks",	"event=0x00" },
-	{ }
-};
-
-/* 2.4.6: every SBo event on counters 0-3; counter 0 up to 12 per clock. */
-static const struct uncore_constraint bdx_sbox_constraints[] = {
-	{ .code = 0x01, .cmask = 0xff, .counters = 0xf, .max_inc = 12 },
-	{ .code = 0x05, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ .code = 0x11, .cmask = 0xff, .counters = 0xf, .max_inc = 12 },
-	{ .code = 0x12, .cmask = 0xff, .counters = 0xf, .max_inc = 12 },
-	{ .code = 0x1b, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ .code = 0x1c, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ .code = 0x1d, .cmask = 0xff, .counters = 0xf, .max_inc = 2 },
-	{ }
-};
-
 static int bdx_sbox_hw_config(const struct uncore_type *type,
 			      struct perf_event *event,
 			      struct uncore_filter_req *req)
@@ -510,7 +467,38 @@ static void bdx_read_capids(struct pci_bus *bus, int pkg)
 	}
 	bdx_cbo_mask[pkg] = uncore_bdx_capid5_cbos(capid5);
 	bdx_sbo_count[pkg] = sbos;
+	bdx_port2[pkg] = ((capid4 >> 6) & 0x3) == 2;
 	bdx_discovered[pkg] = true;
+}
+
+/**
+ * bdx_bus_to_pkg() - the package whose uncore bus @bus is
+ * @bus: a PCI bus carrying uncore PMON functions
+ *
+ * Return: the logical package, or -ENODEV for a bus discovery did not map
+ * (already reported when discovery saw its UBox device).
+ */
+int bdx_bus_to_pkg(struct pci_bus *bus)
+{
+	int pkg;
+
+	for (pkg = 0; pkg < BDX_MAX_PKGS; pkg++)
+		if (bdx_bus_mapped[pkg] &&
+		    bdx_pkg_bus[pkg].domain == pci_domain_nr(bus) &&
+		    bdx_pkg_bus[pkg].bus == bus->number)
+			return pkg;
+	return -ENODEV;
+}
+
+/**
+ * bdx_has_port2() - does CAPID4 give package @pkg a third QPI port
+ * @pkg: logical package
+ *
+ * Return: true for CAPID4[7:6] = 10b (1.6, Table 1-4).
+ */
+bool bdx_has_port2(int pkg)
+{
+	return pkg >= 0 && pkg < BDX_MAX_PKGS && bdx_port2[pkg];
 }
 
 /*
@@ -536,12 +524,15 @@ static int bdx_discover(void)
 					    min(uncore_max_pkgs, BDX_MAX_PKGS));
 		pkg = phys < 0 ? phys : topology_phys_to_logical_pkg(phys);
 		if (pkg < 0 || pkg >= uncore_max_pkgs || pkg >= BDX_MAX_PKGS ||
-		    bdx_discovered[pkg]) {
+		    bdx_bus_mapped[pkg]) {
 			pr_warn("uncore bus %04x:%02x (node ID %u, map 0x%06x) maps to no package; its boxes are not registered\n",
 				pci_domain_nr(ubox->bus), ubox->bus->number,
 				lnid & 0x7, map);
 			continue;
 		}
+		bdx_pkg_bus[pkg].domain = pci_domain_nr(ubox->bus);
+		bdx_pkg_bus[pkg].bus = ubox->bus->number;
+		bdx_bus_mapped[pkg] = true;
 		bdx_read_capids(ubox->bus, pkg);
 		found += bdx_discovered[pkg];
 	}
@@ -557,14 +548,23 @@ static void bdx_cleanup(void)
 {
 	memset(bdx_cbo_mask, 0, sizeof(bdx_cbo_mask));
 	memset(bdx_sbo_count, 0, sizeof(bdx_sbo_count));
+	memset(bdx_port2, 0, sizeof(bdx_port2));
 	memset(bdx_discovered, 0, sizeof(bdx_discovered));
+	memset(bdx_bus_mapped, 0, sizeof(bdx_bus_mapped));
 }
 
+/* PCI types are listed here too: the core keeps one list of pmus. */
 static const struct uncore_type * const bdx_types[] = {
 	&bdx_ubox,
 	&bdx_cbox,
 	&bdx_pcu,
 	&bdx_sbox,
+	&bdx_ha,
+	&bdx_imc,
+	&bdx_irp,
+	&bdx_qpi,
+	&bdx_r2pcie,
+	&bdx_r3qpi,
 	NULL,
 };
 
@@ -573,4 +573,5 @@ const struct uncore_platform bdx_platform = {
 	.types		= bdx_types,
 	.discover	= bdx_discover,
 	.cleanup	= bdx_cleanup,
+	.pci_driver	= &bdx_pci_driver,
 };

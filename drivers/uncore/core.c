@@ -12,6 +12,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -25,6 +26,22 @@ static int uncore_n_pmus;
 static int *uncore_pkg_cpu;
 static enum cpuhp_state uncore_hp_state;
 static struct dentry *uncore_debugfs;
+
+/*
+ * Locking of pmu->boxes[] and pmu registration. PCI boxes come and go with
+ * their devices, so:
+ * - uncore_pci_mutex serialises box arrival and removal and the
+ *   (un)registration of pmus of PCI types;
+ * - boxes[] changes only under cpus_read_lock() and uncore_box_mutex, so
+ *   the CPU hotplug callbacks (cpus write-locked) and every holder of the
+ *   mutex (event_init, event destroy, sysfs, debugfs) see it stable;
+ * - pmu->registered changes only under cpus_read_lock(), for hotplug.
+ * Order: uncore_pci_mutex, cpus_read_lock(), uncore_box_mutex. perf's own
+ * pmus_srcu is held around event_init, which takes uncore_box_mutex, so
+ * perf_pmu_(un)register() are never called with uncore_box_mutex held.
+ */
+static DEFINE_MUTEX(uncore_pci_mutex);
+static DEFINE_MUTEX(uncore_box_mutex);
 
 static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
 {
@@ -152,6 +169,117 @@ const struct uncore_ops uncore_msr_ops = {
 	.read_counter	= uncore_msr_read_counter,
 };
 
+/* ---- Generic PCI boxes ------------------------------------------------ */
+
+static int uncore_pci_ctl(const struct uncore_box *box, int idx)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (idx == UNCORE_FIXED_IDX)
+		return type->fixed_ctl;
+	return type->event_ctl + 4 * idx;
+}
+
+static int uncore_pci_ctr(const struct uncore_box *box, int idx)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (idx == UNCORE_FIXED_IDX)
+		return type->fixed_ctr;
+	if (type->pci_ctrs)
+		return type->pci_ctrs[idx];
+	return type->perf_ctr + 8 * idx;
+}
+
+/**
+ * uncore_pci_init_box() - reset a PCI box's controls and counters
+ * @box: the box
+ *
+ * BOX_CTL's rst_ctrl and rst_ctrs cover the general counters; a fixed
+ * counter's control is cleared on its own, the manual not saying that
+ * rst_ctrl reaches it.
+ */
+void uncore_pci_init_box(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_pci_write(box, box->pdev, type->box_ctl, type->box_ctl_init);
+	if (type->fixed_ctl)
+		uncore_pci_write(box, box->pdev, type->fixed_ctl, 0);
+}
+
+/**
+ * uncore_pci_enable_event() - program and start an event's counter
+ * @box: the box
+ * @event: the event; hw.config holds the control value without the enable
+ */
+void uncore_pci_enable_event(struct uncore_box *box, struct perf_event *event)
+{
+	int off = uncore_pci_ctl(box, event->hw.idx);
+	u32 ctl = event->hw.config | UNCORE_CTL_EN;
+
+	/* Write-twice erratum: see uncore_msr_enable_event(). */
+	if (box->pmu->type->write_twice && !is_fixed_event(event))
+		uncore_pci_write(box, box->pdev, off, ctl);
+	uncore_pci_write(box, box->pdev, off, ctl);
+}
+
+/**
+ * uncore_pci_disable_event() - stop an event's counter
+ * @box: the box
+ * @event: the event
+ */
+void uncore_pci_disable_event(struct uncore_box *box, struct perf_event *event)
+{
+	uncore_pci_write(box, box->pdev, uncore_pci_ctl(box, event->hw.idx), 0);
+}
+
+struct uncore_split_ctx {
+	struct uncore_box *box;
+	int off;
+	bool failed;
+};
+
+static u32 uncore_pci_dword(void *data, bool hi)
+{
+	struct uncore_split_ctx *ctx = data;
+	u32 val;
+
+	if (uncore_pci_read(ctx->box, ctx->box->pdev, ctx->off + (hi ? 4 : 0),
+			    &val))
+		ctx->failed = true;
+	return val;
+}
+
+/**
+ * uncore_pci_read_counter() - raw value of an event's counter
+ * @box: the box
+ * @event: the event
+ *
+ * PCI counters are two config dwords that keep counting between the
+ * reads: uncore_read_split() pairs them without a tear.
+ *
+ * Return: the counter; on a failed read the last value seen.
+ */
+u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event)
+{
+	struct uncore_split_ctx ctx = {
+		.box = box,
+		.off = uncore_pci_ctr(box, event->hw.idx),
+	};
+	u64 val = uncore_read_split(uncore_pci_dword, &ctx,
+				    counter_width(box->pmu->type, event));
+
+	return ctx.failed ? local64_read(&event->hw.prev_count) : val;
+}
+
+const struct uncore_ops uncore_pci_ops = {
+	.init_box	= uncore_pci_init_box,
+	.enable_event	= uncore_pci_enable_event,
+	.disable_event	= uncore_pci_disable_event,
+	.read_counter	= uncore_pci_read_counter,
+};
+
 /* ---- Counting ---------------------------------------------------------- */
 
 static void uncore_event_update(struct uncore_box *box, struct perf_event *event)
@@ -160,6 +288,9 @@ static void uncore_event_update(struct uncore_box *box, struct perf_event *event
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now;
 
+	/* A box whose device left keeps what its events had counted. */
+	if (box->dead)
+		return;
 	/* The loop keeps a racing update (timer, later the PMI) exact. */
 	do {
 		prev = local64_read(&hwc->prev_count);
@@ -308,6 +439,8 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 	hwc->state = 0;
+	if (box->dead)
+		return;
 	local64_set(&hwc->prev_count, box->pmu->type->ops->read_counter(box, event));
 	box->pmu->type->ops->enable_event(box, event);
 }
@@ -318,7 +451,8 @@ static void uncore_pmu_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
-		box->pmu->type->ops->disable_event(box, event);
+		if (!box->dead)
+			box->pmu->type->ops->disable_event(box, event);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
@@ -338,6 +472,9 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 
 	if (n >= UNCORE_MAX_EVENTS)
 		return -ENOSPC;
+	/* The hardware is gone: the event stays, with nothing to count. */
+	if (box->dead)
+		return -ENODEV;
 	if (!uncore_get_filter(box, event))
 		return -EBUSY;
 
@@ -504,12 +641,30 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 			if (err)
 				return err;
 		}
-		event->hw.config = attr->config;
+		event->hw.config = attr->config | req.ctl;
 	}
 	event->hw.extra_reg.reg = req.fields;
 	event->hw.extra_reg.config = req.value;
 	event->hw.idx = -1;
 	return 0;
+}
+
+static void uncore_box_release(struct kref *ref)
+{
+	struct uncore_box *box = container_of(ref, struct uncore_box, ref);
+
+	kfree(box);
+}
+
+/* An event's reference on its box and pmu goes when perf frees the event. */
+static void uncore_event_destroy(struct perf_event *event)
+{
+	struct uncore_box *box = event_box(event);
+
+	mutex_lock(&uncore_box_mutex);
+	box->pmu->nr_events--;
+	mutex_unlock(&uncore_box_mutex);
+	kref_put(&box->ref, uncore_box_release);
 }
 
 static int uncore_pmu_event_init(struct perf_event *event)
@@ -527,18 +682,27 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
 
-	box = upmu->boxes[topology_logical_package_id(event->cpu)];
-	if (!box || READ_ONCE(box->cpu) < 0)
-		return -ENODEV;
-
 	err = uncore_event_config(upmu->type, event);
 	if (err)
 		return err;
+
+	mutex_lock(&uncore_box_mutex);
+	box = upmu->boxes[topology_logical_package_id(event->cpu)];
+	if (!box || READ_ONCE(box->cpu) < 0) {
+		mutex_unlock(&uncore_box_mutex);
+		return -ENODEV;
+	}
 	event->pmu_private = box;
 	/* Every event of a package is handled on its reading CPU. */
 	event->cpu = box->cpu;
-
-	return uncore_validate_group(box, event);
+	err = uncore_validate_group(box, event);
+	if (!err) {
+		kref_get(&box->ref);
+		upmu->nr_events++;
+		event->destroy = uncore_event_destroy;
+	}
+	mutex_unlock(&uncore_box_mutex);
+	return err;
 }
 
 /* ---- sysfs --------------------------------------------------------------- */
@@ -554,6 +718,7 @@ struct uncore_type_sysfs {
 	struct attribute **format_attrs;
 	struct attribute **event_attrs;
 	struct uncore_str_attr *strs;
+	char *names;
 };
 
 static ssize_t uncore_str_show(struct device *dev,
@@ -579,11 +744,13 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
 	cpus_read_lock();
+	mutex_lock(&uncore_box_mutex);
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
 		cpu = uncore_pkg_cpu[pkg];
 		if (upmu->boxes[pkg] && cpu >= 0)
 			cpumask_set_cpu(cpu, mask);
 	}
+	mutex_unlock(&uncore_box_mutex);
 	cpus_read_unlock();
 	ret = cpumap_print_to_pagebuf(true, buf, mask);
 	free_cpumask_var(mask);
@@ -637,30 +804,76 @@ static void uncore_free_type_sysfs(struct uncore_type_sysfs *ts)
 	kfree(ts->format_attrs);
 	kfree(ts->event_attrs);
 	kfree(ts->strs);
+	kfree(ts->names);
 	kfree(ts);
 }
 
-static void uncore_fill_strs(struct uncore_str_attr *strs,
-			     struct attribute **attrs, const char *name,
-			     const char *str, int i)
+static void uncore_fill_str(struct uncore_str_attr *sa, struct attribute **slot,
+			    const char *name, const char *str)
 {
-	sysfs_attr_init(&strs[i].attr.attr);
-	strs[i].attr.attr.name = name;
-	strs[i].attr.attr.mode = 0444;
-	strs[i].attr.show = uncore_str_show;
-	strs[i].str = str;
-	attrs[i] = &strs[i].attr.attr;
+	sysfs_attr_init(&sa->attr.attr);
+	sa->attr.attr.name = name;
+	sa->attr.attr.mode = 0444;
+	sa->attr.show = uncore_str_show;
+	sa->str = str;
+	*slot = &sa->attr.attr;
+}
+
+/* Length of "<name>.<suffix>" plus its NUL, 0 if the event has no @str. */
+static size_t uncore_suffix_len(const char *name, const char *str,
+				const char *suffix)
+{
+	return str ? strlen(name) + 1 + strlen(suffix) + 1 : 0;
+}
+
+/*
+ * The events/ group: each alias, and perf's <alias>.scale and <alias>.unit
+ * beside it where the event has them. Names with a suffix are built in
+ * @ts->names, one allocation for the type.
+ */
+static int uncore_fill_events(struct uncore_type_sysfs *ts,
+			      const struct uncore_event_desc *ev, int first)
+{
+	struct uncore_str_attr *sa = ts->strs + first;
+	struct attribute **slot = ts->event_attrs;
+	size_t len = 0;
+	char *p;
+	int i;
+
+	for (i = 0; ev && ev[i].name; i++)
+		len += uncore_suffix_len(ev[i].name, ev[i].scale, "scale") +
+		       uncore_suffix_len(ev[i].name, ev[i].unit, "unit");
+	ts->names = kzalloc(len + 1, GFP_KERNEL);
+	if (!ts->names)
+		return -ENOMEM;
+
+	p = ts->names;
+	for (i = 0; ev && ev[i].name; i++) {
+		uncore_fill_str(sa++, slot++, ev[i].name, ev[i].config);
+		if (ev[i].scale) {
+			len = sprintf(p, "%s.scale", ev[i].name) + 1;
+			uncore_fill_str(sa++, slot++, p, ev[i].scale);
+			p += len;
+		}
+		if (ev[i].unit) {
+			len = sprintf(p, "%s.unit", ev[i].name) + 1;
+			uncore_fill_str(sa++, slot++, p, ev[i].unit);
+			p += len;
+		}
+	}
+	return 0;
 }
 
 static struct uncore_type_sysfs *uncore_alloc_type_sysfs(const struct uncore_type *type)
 {
+	const struct uncore_event_desc *ev = type->events;
 	struct uncore_type_sysfs *ts;
 	int nf = 0, ne = 0, i;
 
 	while (type->formats && type->formats[nf].name)
 		nf++;
-	while (type->events && type->events[ne].name)
-		ne++;
+	for (i = 0; ev && ev[i].name; i++)
+		ne += 1 + !!ev[i].scale + !!ev[i].unit;
 
 	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
 	if (!ts)
@@ -668,21 +881,22 @@ static struct uncore_type_sysfs *uncore_alloc_type_sysfs(const struct uncore_typ
 	ts->format_attrs = kcalloc(nf + 1, sizeof(*ts->format_attrs), GFP_KERNEL);
 	ts->event_attrs = kcalloc(ne + 1, sizeof(*ts->event_attrs), GFP_KERNEL);
 	ts->strs = kcalloc(nf + ne, sizeof(*ts->strs), GFP_KERNEL);
-	if (!ts->format_attrs || !ts->event_attrs || (nf + ne && !ts->strs)) {
-		uncore_free_type_sysfs(ts);
-		return NULL;
-	}
+	if (!ts->format_attrs || !ts->event_attrs || (nf + ne && !ts->strs))
+		goto fail;
 	for (i = 0; i < nf; i++)
-		uncore_fill_strs(ts->strs, ts->format_attrs, type->formats[i].name,
-				 type->formats[i].spec, i);
-	for (i = 0; i < ne; i++)
-		uncore_fill_strs(ts->strs + nf, ts->event_attrs,
-				 type->events[i].name, type->events[i].config, i);
+		uncore_fill_str(&ts->strs[i], &ts->format_attrs[i],
+				type->formats[i].name, type->formats[i].spec);
+	if (uncore_fill_events(ts, ev, nf))
+		goto fail;
 	ts->format.name = "format";
 	ts->format.attrs = ts->format_attrs;
 	ts->events.name = "events";
 	ts->events.attrs = ts->event_attrs;
 	return ts;
+
+fail:
+	uncore_free_type_sysfs(ts);
+	return NULL;
 }
 
 /* ---- debugfs: register access counts ---------------------------------- */
@@ -693,6 +907,7 @@ static int uncore_access_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "# backend: %s\n", uncore_access_backend());
 	seq_puts(m, "# pmu pkg msr_rd msr_wr pci_rd pci_wr errors\n");
+	mutex_lock(&uncore_box_mutex);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
 
@@ -709,6 +924,7 @@ static int uncore_access_show(struct seq_file *m, void *v)
 				   READ_ONCE(box->stats.errors));
 		}
 	}
+	mutex_unlock(&uncore_box_mutex);
 	return 0;
 }
 
@@ -718,6 +934,7 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 	int i, pkg;
 
 	seq_puts(m, "# pmu pkg cpu events poll_ns\n");
+	mutex_lock(&uncore_box_mutex);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
 
@@ -733,6 +950,7 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 				   n ? READ_ONCE(box->poll_ns) : 0);
 		}
 	}
+	mutex_unlock(&uncore_box_mutex);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(uncore_boxes);
@@ -756,6 +974,7 @@ static ssize_t uncore_access_write(struct file *file, const char __user *buf,
 	int i, pkg;
 
 	cpus_read_lock();
+	mutex_lock(&uncore_box_mutex);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
 			struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
@@ -770,6 +989,7 @@ static ssize_t uncore_access_write(struct file *file, const char __user *buf,
 				uncore_reset_stats(box);
 		}
 	}
+	mutex_unlock(&uncore_box_mutex);
 	cpus_read_unlock();
 	return len;
 }
@@ -847,6 +1067,23 @@ static int uncore_cpu_offline(unsigned int cpu)
 
 /* ---- Setup ------------------------------------------------------------- */
 
+static struct uncore_box *uncore_new_box(struct uncore_pmu *upmu, int pkg)
+{
+	struct uncore_box *box = kzalloc(sizeof(*box), GFP_KERNEL);
+
+	if (!box)
+		return NULL;
+	box->pmu = upmu;
+	box->pkg = pkg;
+	box->cpu = -1;
+	box->msr_base = upmu->idx * upmu->type->box_stride;
+	kref_init(&box->ref);
+	raw_spin_lock_init(&box->filter.lock);
+	hrtimer_init(&box->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	box->hrtimer.function = uncore_poll;
+	return box;
+}
+
 static void uncore_free_pmu(struct uncore_pmu *upmu)
 {
 	int pkg;
@@ -854,11 +1091,16 @@ static void uncore_free_pmu(struct uncore_pmu *upmu)
 	if (!upmu)
 		return;
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
-		kfree(upmu->boxes[pkg]);
+		if (upmu->boxes[pkg])
+			kref_put(&upmu->boxes[pkg]->ref, uncore_box_release);
 	kfree(upmu->boxes);
 	kfree(upmu);
 }
 
+/*
+ * The pmu of box @idx of @type. MSR boxes are all known now; a PCI type's
+ * pmu starts empty and is registered when its first box appears.
+ */
 static struct uncore_pmu *uncore_alloc_pmu(const struct uncore_type *type,
 					   int idx,
 					   const struct uncore_type_sysfs *ts)
@@ -883,27 +1125,17 @@ static struct uncore_pmu *uncore_alloc_pmu(const struct uncore_type *type,
 	else
 		snprintf(upmu->name, sizeof(upmu->name), "uncore_%s", type->name);
 
-	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		struct uncore_box *box;
-
+	for (pkg = 0; pkg < uncore_max_pkgs && !type->pci; pkg++) {
 		if (type->present && !type->present(type, idx, pkg))
 			continue;
-		box = kzalloc(sizeof(*box), GFP_KERNEL);
-		if (!box) {
+		upmu->boxes[pkg] = uncore_new_box(upmu, pkg);
+		if (!upmu->boxes[pkg]) {
 			uncore_free_pmu(upmu);
 			return ERR_PTR(-ENOMEM);
 		}
-		box->pmu = upmu;
-		box->pkg = pkg;
-		box->cpu = -1;
-		box->msr_base = idx * type->box_stride;
-		raw_spin_lock_init(&box->filter.lock);
-		hrtimer_init(&box->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-		box->hrtimer.function = uncore_poll;
-		upmu->boxes[pkg] = box;
 		any = true;
 	}
-	if (!any) {
+	if (!any && !type->pci) {
 		uncore_free_pmu(upmu);
 		return NULL;
 	}
@@ -983,6 +1215,20 @@ static int uncore_alloc_all(void)
 	return 0;
 }
 
+static int uncore_register(struct uncore_pmu *upmu)
+{
+	int err = perf_pmu_register(&upmu->pmu, upmu->name, -1);
+
+	if (err == -EEXIST)
+		pr_err("%s is registered already: is intel_uncore loaded? 'rmmod intel_uncore' (and blacklist it) first\n",
+		       upmu->name);
+	else if (err)
+		pr_err("cannot register %s: %d\n", upmu->name, err);
+	else
+		upmu->registered = true;
+	return err;
+}
+
 static void uncore_unregister_all(void)
 {
 	int i;
@@ -995,12 +1241,165 @@ static void uncore_unregister_all(void)
 	}
 }
 
+static struct uncore_pmu *uncore_find_pmu(const struct uncore_type *type,
+					  int idx)
+{
+	int i;
+
+	for (i = 0; i < uncore_n_pmus; i++)
+		if (uncore_pmus[i]->type == type && uncore_pmus[i]->idx == idx)
+			return uncore_pmus[i];
+	return NULL;
+}
+
+static bool uncore_pmu_has_boxes(const struct uncore_pmu *upmu)
+{
+	int pkg;
+
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		if (upmu->boxes[pkg])
+			return true;
+	return false;
+}
+
+/**
+ * uncore_pci_box_add() - a PCI box's device arrived
+ * @type: its box type
+ * @idx: box index within the type
+ * @pkg: logical package, from the platform's bus mapping
+ * @pdev: the PMON function (a reference is taken)
+ * @aux_pdev: a second function the box needs, or NULL (reference taken)
+ *
+ * The box is reset and published; its pmu is registered if this is the
+ * first box it has.
+ *
+ * Return: 0, -EBUSY if the package has this box already, or an errno.
+ */
+int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
+		       struct pci_dev *pdev, struct pci_dev *aux_pdev)
+{
+	struct uncore_pmu *upmu = uncore_find_pmu(type, idx);
+	struct uncore_box *box;
+	int err = 0;
+
+	if (WARN_ON_ONCE(!upmu || pkg < 0 || pkg >= uncore_max_pkgs))
+		return -EINVAL;
+	box = uncore_new_box(upmu, pkg);
+	if (!box)
+		return -ENOMEM;
+	box->pdev = pci_dev_get(pdev);
+	box->aux_pdev = pci_dev_get(aux_pdev);
+
+	mutex_lock(&uncore_pci_mutex);
+	cpus_read_lock();
+	mutex_lock(&uncore_box_mutex);
+	if (upmu->boxes[pkg]) {
+		err = -EBUSY;
+	} else {
+		/* Config space is reachable from any CPU: reset it now. */
+		box->cpu = uncore_pkg_cpu[pkg];
+		type->ops->init_box(box);
+		box->initialized = true;
+		upmu->boxes[pkg] = box;
+	}
+	mutex_unlock(&uncore_box_mutex);
+	if (!err && !upmu->registered)
+		err = uncore_register(upmu);
+	if (err && err != -EBUSY) {
+		mutex_lock(&uncore_box_mutex);
+		upmu->boxes[pkg] = NULL;
+		mutex_unlock(&uncore_box_mutex);
+	}
+	cpus_read_unlock();
+	mutex_unlock(&uncore_pci_mutex);
+
+	if (err) {
+		pci_dev_put(box->pdev);
+		pci_dev_put(box->aux_pdev);
+		kref_put(&box->ref, uncore_box_release);
+	}
+	return err;
+}
+
+/* On the box's CPU, IRQs off: every perf callback of the box runs there. */
+static void uncore_box_kill(void *info)
+{
+	struct uncore_box *box = info;
+	int i;
+
+	for (i = 0; i < box->n_events; i++)
+		uncore_pmu_stop(box->events[i], PERF_EF_UPDATE);
+	box->dead = true;
+	hrtimer_try_to_cancel(&box->hrtimer);
+}
+
+/**
+ * uncore_pci_box_remove() - a PCI box's device is going away
+ * @pdev: its PMON function
+ *
+ * Events on the box are stopped and keep the counts read just now; from
+ * then on nothing touches the device. The pmu is unregistered with its
+ * last box, unless events are still open on it: perf 6.1 frees a pmu's
+ * CPU contexts at unregistration, under any events still in them, so such
+ * a pmu stays registered, boxless (new events get -ENODEV), until a box
+ * returns or the module is unloaded.
+ */
+void uncore_pci_box_remove(struct pci_dev *pdev)
+{
+	struct uncore_box *box = NULL;
+	struct uncore_pmu *upmu = NULL;
+	bool unregister = false;
+	int i, pkg;
+
+	mutex_lock(&uncore_pci_mutex);
+	cpus_read_lock();
+	mutex_lock(&uncore_box_mutex);
+	for (i = 0; i < uncore_n_pmus && !box; i++) {
+		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+			struct uncore_box *b = uncore_pmus[i]->boxes[pkg];
+
+			if (b && b->pdev == pdev) {
+				box = b;
+				upmu = uncore_pmus[i];
+				break;
+			}
+		}
+	}
+	if (box) {
+		if (box->cpu >= 0)
+			smp_call_function_single(box->cpu, uncore_box_kill, box,
+						 true);
+		else
+			box->dead = true;
+		upmu->boxes[box->pkg] = NULL;
+		unregister = upmu->registered && !uncore_pmu_has_boxes(upmu) &&
+			     !upmu->nr_events;
+	}
+	mutex_unlock(&uncore_box_mutex);
+	if (unregister) {
+		perf_pmu_unregister(&upmu->pmu);
+		upmu->registered = false;
+	}
+	cpus_read_unlock();
+	mutex_unlock(&uncore_pci_mutex);
+
+	if (!box)
+		return;
+	/* Dead: no path dereferences the devices any more. */
+	pci_dev_put(box->pdev);
+	pci_dev_put(box->aux_pdev);
+	box->pdev = NULL;
+	box->aux_pdev = NULL;
+	kref_put(&box->ref, uncore_box_release);
+}
+
 /**
  * uncore_core_init() - register the pmus of a platform
  * @plat: the platform; its discover() has run
  *
- * Either every pmu is registered or none is: a half-registered driver
- * would leave perf users guessing which boxes they can trust.
+ * Either every MSR pmu is registered or none is: a half-registered driver
+ * would leave perf users guessing which boxes they can trust. PCI pmus are
+ * registered as their boxes arrive, after this.
  *
  * Return: 0 or a negative errno.
  */
@@ -1026,27 +1425,25 @@ int uncore_core_init(const struct uncore_platform *plat)
 		goto free;
 	uncore_hp_state = err;
 
+	cpus_read_lock();
 	for (i = 0; i < uncore_n_pmus; i++) {
-		struct uncore_pmu *upmu = uncore_pmus[i];
-
-		err = perf_pmu_register(&upmu->pmu, upmu->name, -1);
-		if (err == -EEXIST)
-			pr_err("%s is registered already: is intel_uncore loaded? 'rmmod intel_uncore' (and blacklist it) first\n",
-			       upmu->name);
-		else if (err)
-			pr_err("cannot register %s: %d\n", upmu->name, err);
+		if (uncore_pmus[i]->type->pci)
+			continue;
+		err = uncore_register(uncore_pmus[i]);
 		if (err)
-			goto unregister;
-		upmu->registered = true;
+			break;
 	}
+	cpus_read_unlock();
+	if (err)
+		goto unregister;
 
 	uncore_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("access", 0600, uncore_debugfs, NULL,
 			    &uncore_access_fops);
 	debugfs_create_file("boxes", 0400, uncore_debugfs, NULL,
 			    &uncore_boxes_fops);
-	pr_info("%s: %d pmus, MSR access through %s\n", plat->name,
-		uncore_n_pmus, uncore_access_backend());
+	pr_info("%s: MSR access through %s\n", plat->name,
+		uncore_access_backend());
 	return 0;
 
 unregister:
@@ -1058,7 +1455,11 @@ free:
 	return err;
 }
 
-/** uncore_core_exit() - unregister everything uncore_core_init() set up */
+/**
+ * uncore_core_exit() - unregister everything uncore_core_init() set up
+ *
+ * The platform's PCI driver is gone by now, and with it the PCI boxes.
+ */
 void uncore_core_exit(void)
 {
 	debugfs_remove_recursive(uncore_debugfs);

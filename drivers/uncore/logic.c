@@ -241,3 +241,33 @@ u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
 	}
 	return all;
 }
+
+/**
+ * uncore_read_split() - read a counter exposed as two dwords, tear-free
+ * @rd: reads the upper or the lower dword
+ * @ctx: passed to @rd
+ * @width: counter width in bits, at most 64
+ *
+ * The counter counts on while it is read. Upper, lower, upper: if the two
+ * upper reads agree, no carry reached the upper half around the lower read
+ * and the pair is one value. If they differ, a carry fell between them; the
+ * lower dword is read once more and pairs with the second upper read. This
+ * needs fewer than 2^32 increments between two consecutive reads; the
+ * fastest BDX event (128 per UCLK tick) takes about 10 ms for that.
+ * Three reads usually, four when a carry is caught. (Reading lower then
+ * upper, two reads, is off by 2^32 whenever a carry falls between them.)
+ *
+ * Return: the counter value.
+ */
+u64 uncore_read_split(uncore_dword_read_t rd, void *ctx, int width)
+{
+	u32 hi = rd(ctx, true);
+	u32 lo = rd(ctx, false);
+	u32 hi2 = rd(ctx, true);
+
+	if (hi != hi2) {
+		lo = rd(ctx, false);
+		hi = hi2;
+	}
+	return ((u64)hi << 32 | lo) & GENMASK_ULL(width - 1, 0);
+}

@@ -59,8 +59,16 @@ static int __init uncore_pmu_init(void)
 	err = uncore_core_init(uncore_platform);
 	if (err)
 		goto discovered;
+	/* PCI boxes register their pmus as the driver binds to them. */
+	if (uncore_platform->pci_driver) {
+		err = pci_register_driver(uncore_platform->pci_driver);
+		if (err)
+			goto core;
+	}
 	return 0;
 
+core:
+	uncore_core_exit();
 discovered:
 	uncore_platform->cleanup();
 access:
@@ -70,6 +78,8 @@ access:
 
 static void __exit uncore_pmu_exit(void)
 {
+	if (uncore_platform->pci_driver)
+		pci_unregister_driver(uncore_platform->pci_driver);
 	uncore_core_exit();
 	uncore_platform->cleanup();
 	uncore_access_exit();

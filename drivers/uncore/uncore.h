@@ -15,6 +15,7 @@
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
+#include <linux/kref.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 
@@ -47,10 +48,13 @@ struct uncore_type;
  * struct uncore_filter_req - what an event needs of its box's shared filter
  * @fields: bit i set: the event needs filter field i of its type
  * @value: the field values, each in its register position (type-defined)
+ * @ctl: control bits the filter needs that attr.config does not have
+ *	(a CBo filter_tid implies tid_en)
  */
 struct uncore_filter_req {
 	u32 fields;
 	u64 value;
+	u64 ctl;
 };
 
 /**
@@ -104,13 +108,19 @@ struct uncore_access_stats {
  * @filter: shared filter arbitration
  * @stats: register access counts
  * @pdev: PCI function of a PCI box (NULL for MSR boxes)
+ * @aux_pdev: a second function some PCI boxes need (QPI match/mask)
  * @msr_base: MSR offset of this box from its type's registers
+ * @ref: held by the pmu while the box is present and by each event on it
+ * @dead: the box's device went away: nothing touches the hardware any more,
+ *	its events keep the counts they had. Set on @cpu with IRQs off, so
+ *	the perf callbacks, which run there with IRQs off too, see it settled.
  */
 struct uncore_box {
 	struct uncore_pmu *pmu;
 	int pkg;
 	int cpu;
 	bool initialized;
+	bool dead;
 	int n_events;
 	struct perf_event *events[UNCORE_MAX_EVENTS];
 	int assign[UNCORE_MAX_EVENTS];
@@ -120,7 +130,9 @@ struct uncore_box {
 	struct uncore_filter filter;
 	struct uncore_access_stats stats;
 	struct pci_dev *pdev;
+	struct pci_dev *aux_pdev;
 	u32 msr_base;
+	struct kref ref;
 };
 
 /**
@@ -157,10 +169,14 @@ struct uncore_constraint {
  * struct uncore_event_desc - a named event under events/
  * @name: alias name
  * @config: its perf config string ("event=0x35,umask=0x3")
+ * @scale: perf's <name>.scale (a decimal number as a string), or NULL
+ * @unit: perf's <name>.unit ("MiB"), or NULL
  */
 struct uncore_event_desc {
 	const char *name;
 	const char *config;
+	const char *scale;
+	const char *unit;
 };
 
 /**
@@ -185,11 +201,14 @@ struct uncore_format_desc {
  * @config_mask: attr.config bits the format allows
  * @config1_mask: attr.config1 bits the format allows
  * @config2_mask: attr.config2 bits the format allows
+ * @pci: boxes are PCI functions, added and removed by the platform's PCI
+ *	driver; the register fields below are then config-space offsets
  * @box_ctl: MSR of box 0's BOX_CTL (0: none)
  * @box_ctl_init: value that resets the box's controls and counters
  * @write_twice: counter controls must be written twice to take hold
- * @event_ctl: MSR of box 0's CTL0
- * @perf_ctr: MSR of box 0's CTR0
+ * @event_ctl: MSR of box 0's CTL0 (PCI: CTLn at @event_ctl + 4n)
+ * @perf_ctr: MSR of box 0's CTR0 (PCI: CTRn at @perf_ctr + 8n)
+ * @pci_ctrs: PCI boxes whose counters are not evenly spaced: their offsets
  * @fixed_ctl: MSR of the fixed counter's control (0: none)
  * @fixed_ctr: MSR of the fixed counter
  * @box_stride: MSR distance between boxes of this type
@@ -205,6 +224,7 @@ struct uncore_format_desc {
  */
 struct uncore_type {
 	const char *name;
+	bool pci;
 	int num_boxes;
 	int num_counters;
 	int ctr_bits;
@@ -219,6 +239,7 @@ struct uncore_type {
 	bool write_twice;
 	u32 event_ctl;
 	u32 perf_ctr;
+	const u16 *pci_ctrs;
 	u32 fixed_ctl;
 	u32 fixed_ctr;
 	u32 box_stride;
@@ -240,6 +261,7 @@ struct uncore_type {
  * @idx: box index within the type
  * @name: "uncore_cbox_3"
  * @registered: perf_pmu_register() succeeded
+ * @nr_events: events opened on this pmu and not yet freed
  * @boxes: per logical package; NULL where the box does not exist
  * @attr_groups: sysfs groups handed to perf
  * @priv: sysfs storage owned by core.c
@@ -250,6 +272,7 @@ struct uncore_pmu {
 	int idx;
 	char name[32];
 	bool registered;
+	int nr_events;
 	struct uncore_box **boxes;
 	const struct attribute_group *attr_groups[4];
 	void *priv;
@@ -261,12 +284,14 @@ struct uncore_pmu {
  * @types: NULL-terminated list of box types
  * @discover: find which boxes exist (called once, may sleep)
  * @cleanup: undo @discover
+ * @pci_driver: binds the PCI boxes (of types with .pci), or NULL
  */
 struct uncore_platform {
 	const char *name;
 	const struct uncore_type * const *types;
 	int (*discover)(void);
 	void (*cleanup)(void);
+	struct pci_driver *pci_driver;
 };
 
 /* main.c */
@@ -275,6 +300,9 @@ extern int uncore_max_pkgs;
 /* core.c */
 int uncore_core_init(const struct uncore_platform *plat);
 void uncore_core_exit(void);
+int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
+		       struct pci_dev *pdev, struct pci_dev *aux_pdev);
+void uncore_pci_box_remove(struct pci_dev *pdev);
 u64 uncore_event_max_rate(const struct uncore_type *type, u64 config);
 int uncore_event_config(const struct uncore_type *type, struct perf_event *event);
 
@@ -283,7 +311,18 @@ int uncore_access_init(void);
 void uncore_access_exit(void);
 int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val);
 void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val);
+int uncore_pci_read(struct uncore_box *box, struct pci_dev *pdev, int off,
+		    u32 *val);
+void uncore_pci_write(struct uncore_box *box, struct pci_dev *pdev, int off,
+		      u32 val);
 const char *uncore_access_backend(void);
+
+/* Generic PCI box ops (core.c): the common BDX-style config layout. */
+extern const struct uncore_ops uncore_pci_ops;
+void uncore_pci_init_box(struct uncore_box *box);
+void uncore_pci_enable_event(struct uncore_box *box, struct perf_event *event);
+void uncore_pci_disable_event(struct uncore_box *box, struct perf_event *event);
+u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event);
 
 /* Generic MSR box ops (core.c), shared by the MSR-based platforms. */
 extern const struct uncore_ops uncore_msr_ops;
@@ -306,5 +345,15 @@ u32 uncore_bdx_capid5_cbos(u32 capid5);
 int uncore_bdx_capid4_sboxes(u32 capid4);
 u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
 			       int num_counters, u16 *max_inc);
+
+/**
+ * typedef uncore_dword_read_t - read one dword of a split counter
+ * @ctx: the caller's context
+ * @hi: read the upper dword (else the lower)
+ *
+ * Return: the dword.
+ */
+typedef u32 (*uncore_dword_read_t)(void *ctx, bool hi);
+u64 uncore_read_split(uncore_dword_read_t rd, void *ctx, int width);
 
 #endif /* _UNCORE_PMU_UNCORE_H */

@@ -1,0 +1,359 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# gen_events.awk: turn an event table (bdx_events.tsv) into C.
+#
+#	awk -f gen_events.awk bdx_events.tsv > bdx_events.c
+#
+# For each type T the table declares, the output defines
+# <prefix>_T_events[] (struct uncore_event_desc, NULL-name terminated) and
+# <prefix>_T_constraints[] (struct uncore_constraint, zero-counters
+# terminated), and records the number of aliases per type as the module
+# info field <prefix>_event_counts ("T=N T=N ..."), which the guest tests
+# read with modinfo. The table's own header says what its columns mean.
+#
+# Any error (a malformed row, a duplicate alias, an unknown type or field,
+# rows of one event that disagree on their counters) is reported as
+# FILE:LINE and makes the script exit 1 without output.
+#
+# POSIX awk only (mawk, gawk, busybox): no bitwise functions, numbers are
+# doubles, so bitmaps are built from powers of two below 2^53.
+
+BEGIN {
+	FS = "\t+"
+	nerr = 0
+	ntypes = 0
+	prefix = ""
+	# perf's parser reads these as its own terms, never as an alias.
+	split("config config1 config2 name period freq branch_type time nr " \
+	      "inherit overwrite percore", kw, " ")
+	for (i in kw)
+		keyword[kw[i]] = 1
+	# Powers of two, for awks without the ^ operator (busybox).
+	p2[0] = 1
+	for (i = 1; i <= 53; i++)
+		p2[i] = p2[i - 1] * 2
+}
+
+function err(msg) {
+	printf "%s:%d: %s\n", FILENAME, FNR, msg | "cat 1>&2"
+	nerr++
+}
+
+# Value of a decimal or 0x-prefixed hex number; -1 if it is neither.
+function num(s,    v, i, c) {
+	if (s ~ /^[0-9]+$/)
+		return s + 0
+	if (s !~ /^0[xX][0-9a-fA-F]+$/)
+		return -1
+	v = 0
+	for (i = 3; i <= length(s); i++) {
+		c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+		v = v * 16 + c
+	}
+	return v
+}
+
+function bit(v, b) {
+	return int(v / p2[b]) % 2
+}
+
+# Parse "a-b,c" into set[]; return the number of members, -1 if malformed
+# or a member is not below lim.
+function parse_set(s, lim, set,    parts, n, i, lo, hi, r, k) {
+	n = split(s, parts, ",")
+	k = 0
+	for (i = 1; i <= n; i++) {
+		if (parts[i] ~ /^[0-9]+$/) {
+			lo = hi = parts[i] + 0
+		} else if (parts[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(parts[i], r, "-")
+			lo = r[1] + 0
+			hi = r[2] + 0
+		} else {
+			return -1
+		}
+		if (lo > hi || hi >= lim)
+			return -1
+		for (; lo <= hi; lo++) {
+			if (!(lo in set))
+				k++
+			set[lo] = 1
+		}
+	}
+	return k
+}
+
+function hex(v) {
+	return sprintf("0x%x", v)
+}
+
+{
+	if (src == "") {
+		src = FILENAME
+		sub(/.*\//, "", src)
+	}
+}
+
+/^[ \t]*$/ || /^#/ {
+	next
+}
+
+/^%prefix/ {
+	if (NF != 2 || $2 !~ /^[a-z_][a-z0-9_]*$/)
+		err("malformed %prefix line")
+	else
+		prefix = $2
+	next
+}
+
+/^%type/ {
+	if (NF != 5 || $2 !~ /^[a-z][a-z0-9_]*$/ || $3 !~ /^[1-8]$/) {
+		err("malformed %type line: want %type NAME COUNTERS BITS FIELDS")
+		next
+	}
+	t = $2
+	if (t in ncount) {
+		err("type " t " declared twice")
+		next
+	}
+	# Event bits, low first: "0-7,21" puts event bit 8 at config bit 21.
+	nb = split($4, bits, ",")
+	evbits[t] = 0
+	cmask[t] = 0
+	for (i = 1; i <= nb; i++) {
+		if (bits[i] ~ /^[0-9]+$/) {
+			lo = hi = bits[i] + 0
+		} else if (bits[i] ~ /^[0-9]+-[0-9]+$/) {
+			split(bits[i], r, "-")
+			lo = r[1] + 0
+			hi = r[2] + 0
+		} else {
+			lo = 1
+			hi = 0
+		}
+		if (lo > hi || hi > 52) {
+			err("type " t ": bad event bits '" bits[i] "'")
+			break
+		}
+		for (b = lo; b <= hi; b++) {
+			if (bit(cmask[t], b)) {
+				err("type " t ": event bit " b " given twice")
+				break
+			}
+			evbit[t, evbits[t]++] = b
+			cmask[t] += p2[b]
+		}
+	}
+	nf = split($5, fl, ",")
+	for (i = 1; i <= nf; i++)
+		field[t, fl[i]] = 1
+	if (!((t, "event") in field))
+		err("type " t " has no event field")
+	ncount[t] = $3 + 0
+	order[++ntypes] = t
+	nrows[t] = 0
+	ncons[t] = 0
+	next
+}
+
+/^%group/ {
+	if (NF != 4 || !($2 in ncount) || num($3) < 0 || num($4) < 0) {
+		err("malformed %group line: want %group TYPE CODE MASK of a declared type")
+		next
+	}
+	ngroup[$2]++
+	gcode[$2, ngroup[$2]] = num($3)
+	gmask[$2, ngroup[$2]] = num($4)
+	next
+}
+
+/^%/ {
+	err("unknown directive " $1)
+	next
+}
+
+{
+	if (NF != 8) {
+		err("malformed row: " NF " fields, want 8 (type alias config scale unit ctrs maxinc ref)")
+		next
+	}
+	t = $1
+	alias = $2
+	cfg = $3
+	if (!(t in ncount)) {
+		err("unknown type '" t "'")
+		next
+	}
+	if (alias !~ /^[a-z_][a-z0-9_.]*$/ || alias ~ /^r[0-9a-f]+$/ ||
+	    alias in keyword || (t, alias) in field ||
+	    alias ~ /\.(scale|unit|snapshot)$/) {
+		err("alias '" alias "' is not a name perf can use")
+		next
+	}
+	if ((t, alias) in seen) {
+		err("duplicate alias '" alias "' in type " t " (first at line " seen[t, alias] ")")
+		next
+	}
+	seen[t, alias] = FNR
+
+	# config: key=value terms of the type's fields, event exactly once
+	ev = -1
+	bad = 0
+	delete used
+	nterm = split(cfg, term, ",")
+	for (i = 1; i <= nterm; i++) {
+		if (split(term[i], kv, "=") != 2 || !((t, kv[1]) in field) ||
+		    (kv[1] in used) || num(kv[2]) < 0) {
+			err("bad config term '" term[i] "' for type " t)
+			bad = 1
+			break
+		}
+		used[kv[1]] = 1
+		if (kv[1] == "event")
+			ev = num(kv[2])
+	}
+	if (bad)
+		next
+	if (ev < 0) {
+		err("config '" cfg "' has no event")
+		next
+	}
+	if (ev >= p2[evbits[t]]) {
+		err("event " hex(ev) " does not fit the " evbits[t] " event bits of " t)
+		next
+	}
+
+	if ($4 != "-" && $4 !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) {
+		err("bad scale '" $4 "'")
+		next
+	}
+	if ($5 != "-" && $5 !~ /^[A-Za-z][A-Za-z0-9]*$/) {
+		err("bad unit '" $5 "'")
+		next
+	}
+	if ($7 !~ /^[0-9]+$/ || $7 + 0 > 65535) {
+		err("bad maxinc '" $7 "'")
+		next
+	}
+
+	# The fixed counter is event=0xff alone, and only that.
+	if ($6 == "fixed") {
+		if (cfg != "event=0xff") {
+			err("a fixed-counter row must be event=0xff")
+			next
+		}
+	} else {
+		if (ev == 255) {
+			err("event=0xff selects the fixed counter: ctrs must be fixed")
+			next
+		}
+		delete set
+		if (parse_set($6, ncount[t], set) < 1) {
+			err("bad ctrs '" $6 "' for type " t " (" ncount[t] " counters)")
+			next
+		}
+		ctrs = 0
+		for (b in set)
+			ctrs += p2[b]
+		delete set
+
+		code = 0
+		for (i = 0; i < evbits[t]; i++)
+			if (bit(ev, i))
+				code += p2[evbit[t, i]]
+		cm = cmask[t]
+		for (g = 1; g <= ngroup[t]; g++) {
+			c = 0
+			for (b = 0; b < 53 && p2[b] <= gmask[t, g]; b++)
+				if (bit(gmask[t, g], b) && bit(code, b))
+					c += p2[b]
+			if (c == gcode[t, g]) {
+				code = gcode[t, g]
+				cm = gmask[t, g]
+				break
+			}
+		}
+		want = ctrs " " ($7 + 0) " " cm
+		if ((t, code) in cons) {
+			if (cons[t, code] != want)
+				err("event " hex(code) " of " t ": ctrs/maxinc differ from line " consline[t, code])
+		} else {
+			cons[t, code] = want
+			consline[t, code] = FNR
+			conscode[t, ++ncons[t]] = code
+		}
+	}
+
+	n = ++nrows[t]
+	rname[t, n] = alias
+	rcfg[t, n] = cfg
+	rscale[t, n] = $4 == "-" ? "" : $4
+	runit[t, n] = $5 == "-" ? "" : $5
+}
+
+function emit_events(t,    i, s) {
+	printf "const struct %s %s_%s_events[] = {\n", "uncore_event_desc", prefix, t
+	for (i = 1; i <= nrows[t]; i++) {
+		s = "\t{ .name = \"" rname[t, i] "\",\n\t  .config = \"" rcfg[t, i] "\""
+		if (rscale[t, i] != "")
+			s = s ",\n\t  .scale = \"" rscale[t, i] "\""
+		if (runit[t, i] != "")
+			s = s ",\n\t  .unit = \"" runit[t, i] "\""
+		print s " },"
+	}
+	print "\t{ }"
+	print "};"
+	print ""
+}
+
+function emit_constraints(t,    i, j, n, code, f, all, sorted) {
+	printf "const struct %s %s_%s_constraints[] = {\n", "uncore_constraint", prefix, t
+	all = p2[ncount[t]] - 1
+	n = 0
+	for (i = 1; i <= ncons[t]; i++) {
+		code = conscode[t, i]
+		for (j = n; j > 0 && sorted[j] > code; j--)
+			sorted[j + 1] = sorted[j]
+		sorted[j + 1] = code
+		n++
+	}
+	for (i = 1; i <= n; i++) {
+		code = sorted[i]
+		split(cons[t, code], f, " ")
+		if (f[1] + 0 == all && f[2] + 0 <= 1)
+			continue
+		printf "\t{ .code = %s, .cmask = %s, .counters = %s, .max_inc = %d },\n",
+		       hex(code), hex(f[3]), hex(f[1]), f[2]
+	}
+	print "\t{ }"
+	print "};"
+	print ""
+}
+
+END {
+	if (prefix == "")
+		err("no %prefix line")
+	if (ntypes == 0)
+		err("no %type line")
+	if (nerr) {
+		close("cat 1>&2")
+		exit 1
+	}
+	print "// SPDX-License-Identifier: GPL-2.0"
+	print "/*"
+	print " * Generated from " src " by gen_events.awk: do not edit."
+	print " */"
+	print "#include <linux/module.h>"
+	print ""
+	print "#include \"uncore.h\""
+	print "#include \"" prefix "_tables.h\""
+	print ""
+	counts = ""
+	for (i = 1; i <= ntypes; i++) {
+		t = order[i]
+		emit_events(t)
+		emit_constraints(t)
+		counts = counts (i > 1 ? " " : "") t "=" nrows[t]
+	}
+	print "MODULE_INFO(" prefix "_event_counts, \"" counts "\");"
+}
