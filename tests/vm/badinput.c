@@ -240,7 +240,7 @@ int main(int argc, char **argv)
 	expect(&EV(cbo, 0x0835, 0x182ULL << 52), EINVAL, "cbox opcode filter on a non-opcode subevent refused");
 	expect(&EV(cbo, 0x0835, 1ULL << 17), EINVAL, "cbox state filter on TOR_INSERTS refused");
 	expect(&EV(cbo, 0x0835, 1ULL << 62), EINVAL, "cbox nc without an opcode match refused");
-	expect(&EV(cbo, 0x0835, 0x1e), EINVAL, "cbox filter_tid without tid_en refused");
+	expect(&EV(cbo, 0x0835, 0x1e), 0, "cbox filter_tid alone opens (it implies tid_en)");
 	expect(&EV(cbo, 0x0835 | (1 << 19), 0x1e), 0, "cbox tid_en with filter_tid opens");
 	expect(&EV(cbo, 0x1134, 0x1ULL << 17), 0, "cbox LLC_LOOKUP with a state opens");
 	expect(&EV(cbo, 0x0835 | (1 << 23), 0), EINVAL, "cbox invert without threshold refused");

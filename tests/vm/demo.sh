@@ -16,7 +16,8 @@ topo_init
 say "The guest: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(nproc) CPUs in $(pkgs | wc -l) packages"
 run dmesg | grep -E 'uncore_(pmu|sim)' | sed 's/^/  /'
 
-say "PMUs the driver registered (CBos from each package's CAPID5, SBos from CAPID4)"
+say "PMUs the driver registered (CBos from each package's CAPID5, SBos from CAPID4,
+PCI boxes from the devices on each package's bus)"
 run ls /sys/bus/event_source/devices/
 for p in $PKGS; do
 	echo "  package $p: CAPID5 = $(sim_reg capid5 "$p")  CAPID4 = $(sim_reg capid4 "$p")"
@@ -47,6 +48,21 @@ run perf stat -a -A -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x182/ -- \
 	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x01 opc=0x180 count=999'"
 echo "Expected: 300 on the package 0 CPU, 0 on package 1."
 
+say "PCI boxes: memory traffic in MiB (iMC) and QPI packets by match/mask"
+for p in $PKGS; do
+	echo "  package $p: iMC channels $(sim_reg imc "$p") (bit n = uncore_imc_n)"
+done
+echo "The command injects 16384 read CAS on package 0's iMC0 channel 0 (1 MiB at"
+echo "64 bytes each) and 8192 on package 1's, and QPI port 0 receives 40 DRS data"
+echo "packets (message class 1110b) and 25 others; CTO_COUNT matches MC = DRS."
+run perf stat -a --per-socket -e uncore_imc_0/cas_count_read/,uncore_qpi_0/event=0x138,match_mc=0xe,mask_mc=0xf/ -- \
+	sh -c ". /tests/lib.sh
+	       sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=16384'
+	       sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=8192'
+	       sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1c00 count=40'
+	       sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1800 count=25'"
+echo "Expected: S0 1.00 MiB and 40 packets, S1 0.50 MiB and 0."
+
 say "Bad input gets a clear error, not a different event"
 echo "\$ perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true"
 perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true 2>&1 |
@@ -55,4 +71,4 @@ echo "The driver refused it (EINVAL, which perf shows as <not supported>): 0x100
 echo "not an opcode, Table 2-19 wants the top two of its 9 bits set."
 
 say "Register traffic so far (debugfs)"
-run head -n 6 /sys/kernel/debug/uncore_pmu/access
+run grep -E '^#|^uncore_(cbox_3|imc_0|qpi_0) ' /sys/kernel/debug/uncore_pmu/access

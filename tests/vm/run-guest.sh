@@ -100,8 +100,18 @@ check() {
 	set -o pipefail
 	kmemleak_clear
 	run_kunit
+	# uncore.tests=t_10,t_25 (kernel command line) runs only those tests,
+	# uncore.skip=t_85 all but those.
+	only=$(sed -n 's/.*uncore\.tests=\([^ ]*\).*/\1/p' /proc/cmdline)
+	skip=$(sed -n 's/.*uncore\.skip=\([^ ]*\).*/\1/p' /proc/cmdline)
 	for t in /tests/t_*.sh; do
 		[ -e "$t" ] || continue
+		n=${t##*/}
+		pre=${n%"${n#????}"}	# "t_25" of "t_25_pci.sh"
+		if [ -n "$only" ]; then
+			case ",$only," in *",$pre,"*) ;; *) continue ;; esac
+		fi
+		case ",$skip," in *",$pre,"*) echo "# skipped here: $n"; continue ;; esac
 		run_test "$t"
 	done
 	kmemleak_report

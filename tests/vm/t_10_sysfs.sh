@@ -61,8 +61,8 @@ is "$(cat "$PMUS"/uncore_cbox_3/events/clockticks)" "event=0x00" "uncore_cbox cl
 is "$(cat "$PMUS"/uncore_cbox_3/num_counters) $(cat "$PMUS"/uncore_cbox_3/counter_width)" "4 48" "cbox self-description"
 is "$(cat "$PMUS"/uncore_ubox/num_counters) $(cat "$PMUS"/uncore_ubox/fixed_counter_width)" "2 48" "ubox self-description"
 
-# perf sees the PMUs and their aliases.
-ok "perf list pmu 2>/dev/null | grep -q 'uncore_cbox_3/clockticks/'" "perf list shows uncore_cbox_3/clockticks/"
+# perf resolves the PMUs' aliases (t_85 lists and opens all of them).
+ok "perf stat -a -e uncore_cbox_3/clockticks/ -- true 2>&1 | grep -q 'uncore_cbox_3/clockticks/'" "perf resolves uncore_cbox_3/clockticks/"
 
 unload_modules
 ok "[ ! -e $PMUS/uncore_ubox ]" "PMUs gone after unload"

@@ -36,7 +36,7 @@ sim_reg() { sim_state | sed -n "s/^pkg$2 info .*$1=\([0-9a-fx]*\).*/\1/p"; }
 topo_init() {
 	PKGS=$(pkgs | tr '\n' ' ')
 	for p in $PKGS; do
-		eval "CAPID5_$p=$(sim_reg capid5 "$p") CAPID4_$p=$(sim_reg capid4 "$p")"
+		eval "CAPID5_$p=$(sim_reg capid5 "$p") CAPID4_$p=$(sim_reg capid4 "$p") IMC_$p=$(sim_reg imc "$p")"
 		eval "FIRST_$p=$(pkg_first_cpu "$p")"
 	done
 }
@@ -45,6 +45,12 @@ first_cpu() { eval "echo \$FIRST_$1"; }
 # Does package $1 have CBo $2 (CAPID5 bit)?
 # shellcheck disable=SC2154 # _c is set by the eval
 has_cbo() { eval "_c=\$CAPID5_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
+
+# Does package $1 have iMC channel $2 (PMON devices present)?
+has_imc() { eval "_c=\$IMC_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
+
+# Does package $1 have QPI port 2 and R3QPI link 2 (CAPID4[7:6] = 10b)?
+port2() { eval "_c=\$CAPID4_$1"; [ $(( (_c >> 6) & 3 )) = 2 ]; }
 
 # Number of SBos of package $1 (CAPID4[7:6]: 00 none, 01/10 four).
 sbo_count() {
@@ -69,6 +75,15 @@ pstat() {
 	perf stat -x, -o "$out" "$@" || { diag "perf stat $* failed"; cat "$out" >&2; return 1; }
 }
 
+# refused EVENT: the kernel refuses to open EVENT. perf stat reports that as
+# "<not supported>" and still exits 0 (tests/vm/badinput.c names the errno).
+refused() {
+	_o=$(perf stat -x, -a -e "$1" -- true 2>&1) || return 0
+	case $_o in *"<not supported>"*) return 0 ;; esac
+	diag "accepted: $1: $_o"
+	return 1
+}
+
 # Value of event NAME on CPU (from a `perf stat -A -x,` file).
 val_cpu() { awk -F, -v c="CPU$2" -v n="$3" '$1 == c && $4 == n { print $2 }' "$1"; }
 
@@ -77,6 +92,9 @@ val_socket() { awk -F, -v s="S$2" -v n="$3" '$1 == s && $5 == n { print $3 }' "$
 
 # Value of event NAME (aggregated `perf stat -x,`).
 val_total() { awk -F, -v n="$2" '$3 == n { print $1 }' "$1"; }
+
+# Sum over all intervals of event NAME on CPU (`perf stat -I N -A -x,`).
+val_intervals_cpu() { awk -F, -v c="CPU$2" -v n="$3" '$2 == c && $5 == n { s += $3 } END { printf "%.0f\n", s }' "$1"; }
 
 # Sum over all intervals of event NAME (`perf stat -I N -x,`).
 val_intervals() { awk -F, -v n="$2" '$4 == n { s += $2 } END { printf "%.0f\n", s }' "$1"; }
