@@ -43,6 +43,21 @@ static struct dentry *uncore_debugfs;
 static DEFINE_MUTEX(uncore_pci_mutex);
 static DEFINE_MUTEX(uncore_box_mutex);
 
+/*
+ * perf reads every alias file of every pmu at startup: with all of the
+ * manual's events that is thousands of files, unnoticeable on hardware but
+ * minutes per perf run in a KASAN guest under TCG.
+ */
+static bool all_aliases = true;
+module_param(all_aliases, bool, 0444);
+MODULE_PARM_DESC(all_aliases,
+		 "List every manual event under events/ (default); N: only mainline's aliases and clockticks");
+
+static bool uncore_listed(const struct uncore_event_desc *ev)
+{
+	return all_aliases || ev->compat;
+}
+
 static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
 {
 	return container_of(pmu, struct uncore_pmu, pmu);
@@ -840,15 +855,20 @@ static int uncore_fill_events(struct uncore_type_sysfs *ts,
 	char *p;
 	int i;
 
-	for (i = 0; ev && ev[i].name; i++)
+	for (i = 0; ev && ev[i].name; i++) {
+		if (!uncore_listed(&ev[i]))
+			continue;
 		len += uncore_suffix_len(ev[i].name, ev[i].scale, "scale") +
 		       uncore_suffix_len(ev[i].name, ev[i].unit, "unit");
+	}
 	ts->names = kzalloc(len + 1, GFP_KERNEL);
 	if (!ts->names)
 		return -ENOMEM;
 
 	p = ts->names;
 	for (i = 0; ev && ev[i].name; i++) {
+		if (!uncore_listed(&ev[i]))
+			continue;
 		uncore_fill_str(sa++, slot++, ev[i].name, ev[i].config);
 		if (ev[i].scale) {
 			len = sprintf(p, "%s.scale", ev[i].name) + 1;
@@ -873,7 +893,8 @@ static struct uncore_type_sysfs *uncore_alloc_type_sysfs(const struct uncore_typ
 	while (type->formats && type->formats[nf].name)
 		nf++;
 	for (i = 0; ev && ev[i].name; i++)
-		ne += 1 + !!ev[i].scale + !!ev[i].unit;
+		if (uncore_listed(&ev[i]))
+			ne += 1 + !!ev[i].scale + !!ev[i].unit;
 
 	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
 	if (!ts)

@@ -289,6 +289,7 @@ function hex(v) {
 	rcfg[t, n] = cfg
 	rscale[t, n] = $4 == "-" ? "" : $4
 	runit[t, n] = $5 == "-" ? "" : $5
+	rcompat[t, n] = $8 ~ /^(mainline|driver)/
 }
 
 function emit_events(t,    i, s) {
@@ -299,6 +300,8 @@ function emit_events(t,    i, s) {
 			s = s ",\n\t  .scale = \"" rscale[t, i] "\""
 		if (runit[t, i] != "")
 			s = s ",\n\t  .unit = \"" runit[t, i] "\""
+		if (rcompat[t, i])
+			s = s ",\n\t  .compat = true"
 		print s " },"
 	}
 	print "\t{ }"

@@ -171,12 +171,15 @@ struct uncore_constraint {
  * @config: its perf config string ("event=0x35,umask=0x3")
  * @scale: perf's <name>.scale (a decimal number as a string), or NULL
  * @unit: perf's <name>.unit ("MiB"), or NULL
+ * @compat: one of mainline's aliases, or a type's clockticks: listed even
+ *	with the module parameter all_aliases=N
  */
 struct uncore_event_desc {
 	const char *name;
 	const char *config;
 	const char *scale;
 	const char *unit;
+	bool compat;
 };
 
 /**

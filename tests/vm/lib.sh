@@ -60,9 +60,13 @@ module_loaded() { grep -q "^$1 " /proc/modules; }
 
 # load_modules [DRIVER PARAMS...]: simulator first (it provides the fake
 # hardware the driver probes), then the driver with any module parameters.
+# Extra uncore_pmu parameters come from the kernel command line's
+# uncore.pmu_args=a=b,c=d (the debug guest lists fewer aliases).
 load_modules() {
+	_args=$(sed -n 's/.*uncore\.pmu_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr ',' ' ')
 	insmod "$MODDIR/uncore_sim.ko" || { diag "insmod uncore_sim failed"; return 1; }
-	insmod "$MODDIR/uncore_pmu.ko" "$@" || { diag "insmod uncore_pmu failed"; return 1; }
+	# shellcheck disable=SC2086 # one word per parameter
+	insmod "$MODDIR/uncore_pmu.ko" $_args "$@" || { diag "insmod uncore_pmu failed"; return 1; }
 }
 
 # unload_modules: reverse order; a module that is not loaded is not an error.
