@@ -7,7 +7,7 @@
 KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build), \
 	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1))
 
-.PHONY: all modules clean demo check lint deps
+.PHONY: all modules clean demo check bench lint deps
 
 all: modules
 
@@ -23,6 +23,9 @@ demo:
 
 check:
 	tools/vm/check.sh
+
+bench:
+	tools/vm/bench.sh
 
 lint:
 	tools/lint.sh

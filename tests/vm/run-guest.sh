@@ -3,6 +3,7 @@
 #   check: (debug kernel) load every KUnit module, which prints its KTAP on
 #          the console, then run each /tests/t_*.sh in order.
 #   demo:  load the simulator and the driver, then run /tests/demo.sh.
+#   bench: the same, then /tests/bench.sh (register accesses per operation).
 # Test output is TAP on stdout; the host parses it (tools/vm/parse-results.sh).
 set -u
 # shellcheck source=lib.sh
@@ -125,5 +126,6 @@ demo() {
 case ${1:-} in
 check) check ;;
 demo) demo ;;
-*) echo "usage: $0 check|demo" >&2; exit 2 ;;
+bench) load_modules && sh /tests/bench.sh ;;
+*) echo "usage: $0 check|demo|bench" >&2; exit 2 ;;
 esac

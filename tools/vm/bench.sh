@@ -1,0 +1,76 @@
+#!/bin/bash
+# `make bench`: build the modules against the stock Debian kernel, boot it
+# under QEMU as a two-socket Xeon E5 v4 (as `make demo` does), run
+# tests/vm/bench.sh there, and print its table: register accesses per read,
+# per add/del pair and per poll tick on a few boxes, ours measured, mainline
+# 6.1's counted in its source. Documentation/benchmarks.rst holds a copy.
+# The table is also left in build/logs/bench.rst, the console in bench.log.
+#
+# The poll timer fires every 33 minutes or more on most boxes. So that a
+# tick can be measured rather than inferred, the guest runs with QEMU's
+# -icount shift=auto,sleep=off: whenever every vCPU idles, the virtual clock
+# jumps to the next timer deadline, and hours of guest time pass in seconds
+# (only time: register accesses do not depend on it). -icount needs
+# single-threaded TCG. run-qemu.sh has no option for either, so a stand-in
+# named qemu-system-x86_64, first in PATH, adjusts its command line.
+# UNCORE_BENCH_WARP=0 boots without it; the tick rows then repeat the read
+# cost (the tick runs the same code per event).
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
+tools=$REPO/tools/vm
+
+"$REPO/tools/setup-deps.sh"
+v=$(stock_version)
+"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v"
+"$tools/build-helpers.sh"
+"$tools/mkinitramfs.sh" "$v" "$BUILD/stock" "$BUILD/bench.cpio.gz"
+logs=$BUILD/logs
+mkdir -p "$logs"
+
+limit=${UNCORE_BENCH_TIMEOUT:-1200}
+warp=()
+if [ "${UNCORE_BENCH_WARP:-1}" = 1 ]; then
+	shim=$(mktemp -d)
+	trap 'rm -rf "$shim"' EXIT
+	real=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found"
+	cat >"$shim/qemu-system-x86_64" <<EOF
+#!/bin/bash
+# make bench: run-qemu.sh's QEMU, with a virtual clock that skips idle time.
+args=()
+for a in "\$@"; do
+	[ "\$a" = tcg,thread=multi ] && a=tcg,thread=single
+	args+=("\$a")
+done
+exec "$real" "\${args[@]}" -icount shift=auto,sleep=off
+EOF
+	chmod +x "$shim/qemu-system-x86_64"
+	export PATH=$shim:$PATH
+	warp=(uncore.warp=1)
+fi
+
+# Progress lines only; the console is in the log. With `quiet` the first
+# line of /init shares its line with the firmware's escape codes, which
+# run-qemu.sh's boot watchdog (it looks for the marker at a line start)
+# would take for a hang: the whole limit is allowed for the boot instead.
+# A boot that does hang before /init (TCG on a loaded host, see check.sh)
+# is retried.
+for try in 1 2 3; do
+	log "booting $v (QEMU TCG, 8 vCPUs in 2 sockets), try $try"
+	set +e
+	"$tools/run-qemu.sh" --timeout "$limit" --boot-timeout "$limit" --log "$logs/bench.log" \
+		"/boot/vmlinuz-$v" "$BUILD/bench.cpio.gz" bench quiet "${warp[@]}" |
+		sed -u 's/\r$//' | grep --line-buffered '^bench:'
+	set -e
+	grep -q 'uncore-guest:' "$logs/bench.log" && break
+	cp "$logs/bench.log" "$logs/bench.boot-hang-$try.log"
+done
+
+tr -d '\r' <"$logs/bench.log" |
+	sed -n '/^BENCH-TABLE-BEGIN$/,/^BENCH-TABLE-END$/p' | sed '1d;$d' >"$logs/bench.rst"
+rc=$(tr -d '\r' <"$logs/bench.log" | sed -n 's/^UNCORE-GUEST-END rc=//p' | tail -n1)
+if [ "${rc:-1}" -ne 0 ] || [ ! -s "$logs/bench.rst" ]; then
+	die "bench failed (guest status ${rc:-unknown}); console in $logs/bench.log"
+fi
+echo
+cat "$logs/bench.rst"
