@@ -22,9 +22,12 @@
 #include "bdx_tables.h"
 
 /* MSR addresses: Table 1-2, Tables 2-5, 2-13, 2-44 and 2-156. */
+#define BDX_U_MSR_PMON_GLOBAL_CTL	0x700
+#define BDX_U_MSR_PMON_GLOBAL_STATUS	0x701
 #define BDX_U_MSR_PMON_UCLK_FIXED_CTL	0x703
 #define BDX_U_MSR_PMON_UCLK_FIXED_CTR	0x704
 #define BDX_U_MSR_PMON_CTL0		0x705
+#define BDX_U_MSR_PMON_BOX_STATUS	0x708
 #define BDX_U_MSR_PMON_CTR0		0x709
 #define BDX_C0_MSR_PMON_BOX_CTL		0xe00
 #define BDX_C0_MSR_PMON_CTL0		0xe01
@@ -35,6 +38,7 @@
 #define BDX_PCU_MSR_PMON_BOX_CTL	0x710
 #define BDX_PCU_MSR_PMON_CTL0		0x711
 #define BDX_PCU_MSR_PMON_BOX_FILTER	0x715
+#define BDX_PCU_MSR_PMON_BOX_STATUS	0x716
 #define BDX_PCU_MSR_PMON_CTR0		0x717
 #define BDX_S0_MSR_PMON_BOX_CTL		0x720
 #define BDX_S0_MSR_PMON_CTL0		0x721
@@ -102,6 +106,12 @@ static const struct uncore_format_desc bdx_ubox_formats[] = {
 	{ }
 };
 
+/* The UBox's general counters report in ov_u, its fixed one in ov_u_fixed. */
+static u64 bdx_ubox_pmi_mask(int idx)
+{
+	return BDX_GSTS_OV_U | BDX_GSTS_OV_U_FIXED;
+}
+
 /* 2.2.5: UBox events are defined for counters 0-1, i.e. both. */
 static const struct uncore_type bdx_ubox = {
 	.name		= "ubox",
@@ -116,6 +126,8 @@ static const struct uncore_type bdx_ubox = {
 	.perf_ctr	= BDX_U_MSR_PMON_CTR0,
 	.fixed_ctl	= BDX_U_MSR_PMON_UCLK_FIXED_CTL,
 	.fixed_ctr	= BDX_U_MSR_PMON_UCLK_FIXED_CTR,
+	.box_status	= BDX_U_MSR_PMON_BOX_STATUS,
+	.pmi_mask	= bdx_ubox_pmi_mask,
 	.ops		= &uncore_msr_ops,
 	.constraints	= bdx_ubox_constraints,
 	.formats	= bdx_ubox_formats,
@@ -248,6 +260,7 @@ static const struct uncore_ops bdx_cbox_ops = {
 	.enable_event	= uncore_msr_enable_event,
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
+	.write_counter	= uncore_msr_write_counter,
 	.write_filter	= bdx_cbox_write_filter,
 };
 
@@ -354,8 +367,14 @@ static const struct uncore_ops bdx_pcu_ops = {
 	.enable_event	= uncore_msr_enable_event,
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
+	.write_counter	= uncore_msr_write_counter,
 	.write_filter	= bdx_pcu_write_filter,
 };
+
+static u64 bdx_pcu_pmi_mask(int idx)
+{
+	return BDX_GSTS_OV_P;
+}
 
 static const struct uncore_type bdx_pcu = {
 	.name		= "pcu",
@@ -372,6 +391,8 @@ static const struct uncore_type bdx_pcu = {
 	.box_ctl_init	= BDX_BOX_CTL_INIT,
 	.event_ctl	= BDX_PCU_MSR_PMON_CTL0,
 	.perf_ctr	= BDX_PCU_MSR_PMON_CTR0,
+	.box_status	= BDX_PCU_MSR_PMON_BOX_STATUS,
+	.pmi_mask	= bdx_pcu_pmi_mask,
 	.num_filter_fields = 4,
 	.filter_fields	= {
 		GENMASK_ULL(7, 0), GENMASK_ULL(15, 8),
@@ -568,10 +589,43 @@ static const struct uncore_type * const bdx_types[] = {
 	NULL,
 };
 
+/*
+ * U_MSR_PMON_GLOBAL_CTL (2.1.1, Table 2-2): pmi_core_sel (17:0) is a mask
+ * of the package's cores that get the PMI; wk_on_pmi (30) wakes a core
+ * that sleeps, else a sleeping core misses it; unfrz_all (29) ends the
+ * freeze an overflow caused. The manual numbers the cores 0-17 without
+ * saying how they map to APIC IDs: the core ID Linux reports (from the
+ * APIC ID) is taken as the bit, and a CPU whose core ID does not fit
+ * cannot take the PMI.
+ */
+#define BDX_GCTL_PMI_CORE_SEL_BITS	18
+#define BDX_GCTL_UNFRZ_ALL		BIT_ULL(29)
+#define BDX_GCTL_WK_ON_PMI		BIT_ULL(30)
+
+static u64 bdx_pmi_route(int cpu)
+{
+	int core = topology_core_id(cpu);
+
+	if (core < 0 || core >= BDX_GCTL_PMI_CORE_SEL_BITS)
+		return 0;
+	return BIT_ULL(core) | BDX_GCTL_WK_ON_PMI;
+}
+
+static const struct uncore_pmi bdx_pmi = {
+	.type		= &bdx_ubox,
+	.global_ctl	= BDX_U_MSR_PMON_GLOBAL_CTL,
+	.global_status	= BDX_U_MSR_PMON_GLOBAL_STATUS,
+	.status_mask	= BDX_GSTS_OV_U_FIXED | BDX_GSTS_OV_U | BDX_GSTS_OV_P |
+			  GENMASK_ULL(29, 21) | BDX_GSTS_OV_IRP | BDX_GSTS_OV_RQ,
+	.unfreeze	= BDX_GCTL_UNFRZ_ALL,
+	.route		= bdx_pmi_route,
+};
+
 const struct uncore_platform bdx_platform = {
 	.name		= "Xeon E5/E7 v4 (Broadwell-EP/EX)",
 	.types		= bdx_types,
 	.discover	= bdx_discover,
 	.cleanup	= bdx_cleanup,
 	.pci_driver	= &bdx_pci_driver,
+	.pmi		= &bdx_pmi,
 };

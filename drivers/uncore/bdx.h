@@ -11,6 +11,25 @@
  */
 #define BDX_UCLK_MAX_HZ	3500000000ULL
 
+/*
+ * U_MSR_PMON_GLOBAL_STATUS (Table 2-3): the bit each box group reports its
+ * overflows in. One bit covers both ports of QPI agent 0, all channels of
+ * an iMC, R3QPI links 0 and 1; bit 35 ("R3QPI 0 or R3QPI 1") is cleared
+ * with either R3QPI group. CBo and SBo have none: they cannot raise a PMI.
+ */
+#define BDX_GSTS_OV_U_FIXED	BIT_ULL(0)
+#define BDX_GSTS_OV_U		BIT_ULL(1)
+#define BDX_GSTS_OV_P		BIT_ULL(2)
+#define BDX_GSTS_OV_H0		BIT_ULL(21)
+#define BDX_GSTS_OV_M0		BIT_ULL(23)
+#define BDX_GSTS_OV_Q0		BIT_ULL(25)
+#define BDX_GSTS_OV_Q1		BIT_ULL(26)
+#define BDX_GSTS_OV_RQ0		BIT_ULL(27)
+#define BDX_GSTS_OV_RQ1		BIT_ULL(28)
+#define BDX_GSTS_OV_RP		BIT_ULL(29)
+#define BDX_GSTS_OV_IRP		BIT_ULL(34)
+#define BDX_GSTS_OV_RQ		BIT_ULL(35)
+
 struct pci_bus;
 
 extern const struct uncore_platform bdx_platform;

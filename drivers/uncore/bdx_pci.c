@@ -23,6 +23,7 @@
 #define BDX_PCI_CTL0		0xd8
 #define BDX_PCI_FIXED_CTL	0xf0	/* iMC */
 #define BDX_PCI_BOX_CTL		0xf4
+#define BDX_PCI_BOX_STATUS	0xf8
 
 /*
  * BOX_CTL bits 17:16 "SW must write to 1" on HA, iMC, IRP and QPI (Tables
@@ -30,6 +31,39 @@
  */
 #define BDX_BOX_CTL_RST		(BIT(1) | BIT(0))	/* rst_ctrs, rst_ctrl */
 #define BDX_BOX_CTL_INIT_1716	(BIT(17) | BIT(16) | BDX_BOX_CTL_RST)
+
+/* Global status bit of each PCI box (Table 2-3; see bdx.h). */
+static u64 bdx_ha_pmi_mask(int idx)
+{
+	return BDX_GSTS_OV_H0 << idx;
+}
+
+/* iMC 0 has channels 0-3, iMC 1 channels 4-7 (uncore_imc_<n>). */
+static u64 bdx_imc_pmi_mask(int idx)
+{
+	return BDX_GSTS_OV_M0 << (idx / 4);
+}
+
+static u64 bdx_irp_pmi_mask(int idx)
+{
+	return BDX_GSTS_OV_IRP;
+}
+
+/* QPI agent 0 has ports 0 and 1, agent 1 port 2 (2.9). */
+static u64 bdx_qpi_pmi_mask(int idx)
+{
+	return idx < 2 ? BDX_GSTS_OV_Q0 : BDX_GSTS_OV_Q1;
+}
+
+static u64 bdx_r2pcie_pmi_mask(int idx)
+{
+	return BDX_GSTS_OV_RP;
+}
+
+static u64 bdx_r3qpi_pmi_mask(int idx)
+{
+	return (idx < 2 ? BDX_GSTS_OV_RQ0 : BDX_GSTS_OV_RQ1) | BDX_GSTS_OV_RQ;
+}
 
 /* HA match registers (2.5.2.3, Tables 2-76..2-78). */
 #define BDX_HA_ADDRMATCH0	0x40
@@ -155,6 +189,7 @@ static const struct uncore_ops bdx_ha_ops = {
 	.enable_event	= uncore_pci_enable_event,
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
+	.write_counter	= uncore_pci_write_counter,
 	.write_filter	= bdx_ha_write_filter,
 };
 
@@ -174,6 +209,8 @@ const struct uncore_type bdx_ha = {
 	.perf_ctr	= BDX_PCI_CTR0,
 	.num_filter_fields = 2,
 	.filter_fields	= { BDX_HA_F_ADDR, BDX_HA_F_OPC },
+	.box_status	= BDX_PCI_BOX_STATUS,
+	.pmi_mask	= bdx_ha_pmi_mask,
 	.ops		= &bdx_ha_ops,
 	.constraints	= bdx_ha_constraints,
 	.formats	= bdx_ha_formats,
@@ -199,6 +236,8 @@ const struct uncore_type bdx_imc = {
 	.perf_ctr	= BDX_PCI_CTR0,
 	.fixed_ctl	= BDX_PCI_FIXED_CTL,
 	.fixed_ctr	= BDX_PCI_FIXED_CTR,
+	.box_status	= BDX_PCI_BOX_STATUS,
+	.pmi_mask	= bdx_imc_pmi_mask,
 	.ops		= &uncore_pci_ops,
 	.constraints	= bdx_imc_constraints,
 	.formats	= bdx_pci_formats,
@@ -227,6 +266,8 @@ const struct uncore_type bdx_irp = {
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.pci_ctrs	= bdx_irp_ctrs,
+	.box_status	= BDX_PCI_BOX_STATUS,
+	.pmi_mask	= bdx_irp_pmi_mask,
 	.ops		= &uncore_pci_ops,
 	.constraints	= bdx_irp_constraints,
 	.formats	= bdx_pci_formats,
@@ -342,6 +383,7 @@ static const struct uncore_ops bdx_qpi_ops = {
 	.enable_event	= uncore_pci_enable_event,
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
+	.write_counter	= uncore_pci_write_counter,
 	.write_filter	= bdx_qpi_write_filter,
 };
 
@@ -362,6 +404,8 @@ const struct uncore_type bdx_qpi = {
 	.perf_ctr	= BDX_PCI_CTR0,
 	.num_filter_fields = 1,
 	.filter_fields	= { GENMASK_ULL(63, 0) },
+	.box_status	= BDX_PCI_BOX_STATUS,
+	.pmi_mask	= bdx_qpi_pmi_mask,
 	.ops		= &bdx_qpi_ops,
 	.constraints	= bdx_qpi_constraints,
 	.formats	= bdx_qpi_formats,
@@ -386,6 +430,8 @@ const struct uncore_type bdx_r2pcie = {
 	.write_twice	= true,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
+	.box_status	= BDX_PCI_BOX_STATUS,
+	.pmi_mask	= bdx_r2pcie_pmi_mask,
 	.ops		= &uncore_pci_ops,
 	.constraints	= bdx_r2pcie_constraints,
 	.formats	= bdx_pci_formats,
@@ -411,6 +457,8 @@ const struct uncore_type bdx_r3qpi = {
 	.write_twice	= true,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
+	.box_status	= BDX_PCI_BOX_STATUS,
+	.pmi_mask	= bdx_r3qpi_pmi_mask,
 	.ops		= &uncore_pci_ops,
 	.constraints	= bdx_r3qpi_constraints,
 	.formats	= bdx_pci_formats,

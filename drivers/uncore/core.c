@@ -11,11 +11,16 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
+#include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include <linux/trace_events.h>
+
+#include <asm/irq_regs.h>
+#include <asm/nmi.h>
 
 #include "uncore.h"
 
@@ -26,6 +31,40 @@ static int uncore_n_pmus;
 static int *uncore_pkg_cpu;
 static enum cpuhp_state uncore_hp_state;
 static struct dentry *uncore_debugfs;
+
+/**
+ * struct uncore_pkg_pmi - a package's overflow interrupt (PMI) state
+ * @cpu: CPU the PMI is routed to: the package's reading CPU once a
+ *	sampling event needed it, -1 before
+ * @ctl: global control value that routes it there
+ * @gbox: the box the global registers are accessed through
+ * @boxes: boxes with sampling events that raise PMIs
+ * @claimed: global status bits an NMI claimed, handled by @work
+ * @work: the part of the handler that runs in hardirq context
+ * @nmi: NMIs claimed
+ * @handled: passes of @work
+ * @periods: sample periods that elapsed
+ * @lost: periods that could not be sampled (perf recursion)
+ *
+ * Only @cpu touches this, in perf callbacks and the poll timer (IRQs off),
+ * in @work (hardirq) and in the NMI handler, which reads @cpu and
+ * @claimed and sets @claimed only.
+ */
+struct uncore_pkg_pmi {
+	int cpu;
+	u64 ctl;
+	struct uncore_box *gbox;
+	struct list_head boxes;
+	u64 claimed;
+	struct irq_work work;
+	u64 nmi;
+	u64 handled;
+	u64 periods;
+	u64 lost;
+};
+
+static struct uncore_pkg_pmi *uncore_pmi;
+static bool uncore_nmi_registered;
 
 /*
  * Locking of pmu->boxes[] and pmu registration. PCI boxes come and go with
@@ -177,11 +216,24 @@ u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event)
 	return val;
 }
 
+/**
+ * uncore_msr_write_counter() - load an event's counter
+ * @box: the box
+ * @event: the event, stopped or frozen
+ * @val: the value, within the counter's width
+ */
+void uncore_msr_write_counter(struct uncore_box *box, struct perf_event *event,
+			      u64 val)
+{
+	uncore_msr_write(box, uncore_msr_ctr(box, event->hw.idx), val);
+}
+
 const struct uncore_ops uncore_msr_ops = {
 	.init_box	= uncore_msr_init_box,
 	.enable_event	= uncore_msr_enable_event,
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
+	.write_counter	= uncore_msr_write_counter,
 };
 
 /* ---- Generic PCI boxes ------------------------------------------------ */
@@ -288,11 +340,27 @@ u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event)
 	return ctx.failed ? local64_read(&event->hw.prev_count) : val;
 }
 
+/**
+ * uncore_pci_write_counter() - load an event's counter, a dword at a time
+ * @box: the box
+ * @event: the event, stopped or frozen, so the halves cannot tear
+ * @val: the value, within the counter's width
+ */
+void uncore_pci_write_counter(struct uncore_box *box, struct perf_event *event,
+			      u64 val)
+{
+	int off = uncore_pci_ctr(box, event->hw.idx);
+
+	uncore_pci_write(box, box->pdev, off, lower_32_bits(val));
+	uncore_pci_write(box, box->pdev, off + 4, upper_32_bits(val));
+}
+
 const struct uncore_ops uncore_pci_ops = {
 	.init_box	= uncore_pci_init_box,
 	.enable_event	= uncore_pci_enable_event,
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
+	.write_counter	= uncore_pci_write_counter,
 };
 
 /* ---- Counting ---------------------------------------------------------- */
@@ -301,19 +369,25 @@ static void uncore_event_update(struct uncore_box *box, struct perf_event *event
 {
 	const struct uncore_type *type = box->pmu->type;
 	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
+	u64 prev, now, delta;
 
 	/* A box whose device left keeps what its events had counted. */
 	if (box->dead)
 		return;
-	/* The loop keeps a racing update (timer, later the PMI) exact. */
+	/*
+	 * The loop keeps an update that the PMI handler interrupts exact:
+	 * whichever stores prev_count second counts from the first's value.
+	 */
 	do {
 		prev = local64_read(&hwc->prev_count);
 		now = type->ops->read_counter(box, event);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
-	local64_add(uncore_delta(prev, now, counter_width(type, event)),
-		    &event->count);
+	delta = uncore_delta(prev, now, counter_width(type, event));
+	local64_add(delta, &event->count);
+	/* Whoever sees the counts, the period counts them down. */
+	if (is_sampling_event(event))
+		local64_sub(delta, &hwc->period_left);
 }
 
 /**
@@ -368,6 +442,266 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 	}
 	hrtimer_forward_now(hrtimer, ns_to_ktime(box->poll_ns));
 	return HRTIMER_RESTART;
+}
+
+/* ---- Overflow interrupts and sampling ---------------------------------- */
+
+/*
+ * hwc->interrupts once perf throttled the event: kernel/events/core.c's
+ * MAX_INTERRUPTS, which is private to it.
+ */
+#define UNCORE_THROTTLED	(~0ULL)
+
+static void uncore_pmu_stop(struct perf_event *event, int flags);
+
+/* A sampling event whose box signals overflows with a PMI. */
+static bool uncore_pmi_event(struct perf_event *event)
+{
+	return is_sampling_event(event) && event_box(event)->pmi_mask;
+}
+
+/*
+ * Load a sampling event's counter so that it overflows when its period
+ * ends. A countdown that ran out while the event was stopped, or that
+ * perf's frequency code reset, starts a new period.
+ */
+static void uncore_set_period(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 period = hwc->sample_period;
+	s64 left = local64_read(&hwc->period_left);
+	u64 val;
+
+	if (left <= 0) {
+		left += period;
+		if (left <= 0)
+			left = period;
+		local64_set(&hwc->period_left, left);
+	}
+	hwc->last_period = period;
+	val = uncore_preload(left, counter_width(box->pmu->type, event));
+	box->pmu->type->ops->write_counter(box, event, val);
+	local64_set(&hwc->prev_count, val);
+}
+
+/*
+ * Hand perf @n samples of @event, each one sample period.
+ *
+ * perf_event_overflow() is not exported to modules (Linux 6.1). The
+ * exported way to the same sample output is perf_tp_event(): given a list
+ * of events and a count, it feeds each event to perf's software-event
+ * overflow code, which takes one sample per period elapsed in the count,
+ * with perf's throttling (from the second sample of a call on), frequency
+ * adjustment and ring buffer. The list holds this event alone; its
+ * countdown is set so that the count given is exactly @n periods
+ * (perf_swevent_set_period()), and the count perf adds to the event is
+ * taken back, as the driver has counted it already. With
+ * PERF_SAMPLE_PERIOD in period mode, perf makes one sample of a call with
+ * the count as its period, so there it is one call per sample.
+ *
+ * Return: true if perf throttled the event.
+ */
+static bool uncore_emit(struct uncore_pkg_pmi *p, struct perf_event *event,
+			struct pt_regs *regs, u64 n)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	/* The raw record of a tracepoint sample: empty here. */
+	struct trace_entry rec = { };
+	u64 period = hwc->sample_period, calls = 1, nr = n * period;
+	s64 count = local64_read(&event->count);
+	HLIST_HEAD(head);
+	int rctx;
+
+	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) && !event->attr.freq) {
+		calls = n;
+		nr = period;
+	}
+	rcu_read_lock();
+	hlist_add_head_rcu(&event->hlist_entry, &head);
+	for (; calls; calls--) {
+		rctx = perf_swevent_get_recursion_context();
+		if (rctx < 0) {
+			p->lost += nr / period * calls;
+			break;
+		}
+		local64_set(&hwc->period_left, -(s64)period);
+		hwc->last_period = period;
+		perf_tp_event(0, nr, &rec, sizeof(rec), regs, &head, rctx, NULL);
+		if (hwc->interrupts == UNCORE_THROTTLED)
+			break;
+	}
+	hlist_del_init_rcu(&event->hlist_entry);
+	rcu_read_unlock();
+	local64_sub(local64_read(&event->count) - count, &event->count);
+	return hwc->interrupts == UNCORE_THROTTLED;
+}
+
+/*
+ * A sampling event after an overflow, its counter frozen: count, emit the
+ * samples of every period that elapsed (the counter ran on past zero until
+ * the freeze took hold), preload the next period.
+ */
+static void uncore_pmi_sample(struct uncore_pkg_pmi *p, struct uncore_box *box,
+			      struct perf_event *event, struct pt_regs *regs)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 next;
+	u64 n;
+
+	uncore_event_update(box, event);
+	n = uncore_samples_due(local64_read(&hwc->period_left),
+			       hwc->sample_period, &next);
+	p->periods += n;
+	if (n && uncore_emit(p, event, regs, n)) {
+		/* perf restarts it from a later tick (unthrottle). */
+		local64_set(&hwc->period_left, next);
+		uncore_pmu_stop(event, 0);
+		return;
+	}
+	local64_set(&hwc->period_left, next);
+	uncore_set_period(box, event);
+}
+
+static u32 uncore_box_status(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 val = 0;
+	u32 st;
+
+	if (!type->box_status)
+		return 0;
+	if (type->pci) {
+		uncore_pci_read(box, box->pdev, type->box_status, &st);
+		return st;
+	}
+	uncore_msr_read(box, type->box_status + box->msr_base, &val);
+	return val;
+}
+
+static void uncore_box_status_clear(struct uncore_box *box, u32 st)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (type->pci)
+		uncore_pci_write(box, box->pdev, type->box_status, st);
+	else
+		uncore_msr_write(box, type->box_status + box->msr_base, st);
+}
+
+/*
+ * The handler proper, on the PMI's CPU in hardirq context, the package
+ * frozen: BDX manual 2.1.3 and 2.1.4. Every box in a group that reported
+ * an overflow is visited (one global status bit covers all channels of an
+ * iMC, both ports of QPI 0, ...); its sampling events are processed
+ * whether or not their own status bit is set, the countdown deciding,
+ * and its counting events are left alone: frozen, they lose nothing, and
+ * a wrap of theirs is a plain delta at their next read. Box status is
+ * cleared before global status, then the package is unfrozen: a new
+ * freeze needs both cleared (2.1.1.1).
+ */
+static void uncore_pmi_work(struct irq_work *work)
+{
+	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	struct pt_regs *regs = get_irq_regs(), caller;
+	struct uncore_box *box;
+	u64 status = READ_ONCE(p->claimed);
+	int i;
+
+	if (!regs) {
+		perf_fetch_caller_regs(&caller);
+		regs = &caller;
+	}
+	list_for_each_entry(box, &p->boxes, pmi_node) {
+		u32 st;
+
+		if (!(box->pmi_mask & status) || box->dead)
+			continue;
+		st = uncore_box_status(box);
+		for (i = 0; i < box->n_events; i++) {
+			struct perf_event *event = box->events[i];
+
+			if (uncore_pmi_event(event) &&
+			    !(event->hw.state & PERF_HES_STOPPED))
+				uncore_pmi_sample(p, box, event, regs);
+		}
+		if (st)
+			uncore_box_status_clear(box, st);
+	}
+	uncore_msr_write(p->gbox, pmi->global_status, status);
+	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
+	/* From here an NMI may claim these bits again. */
+	WRITE_ONCE(p->claimed, p->claimed & ~status);
+	p->handled++;
+}
+
+/*
+ * The NMI handler. It claims an NMI only if the package's global status
+ * shows an overflow not claimed yet, and does no more in NMI context: the
+ * PCI boxes' registers are not safe to touch there (the config mechanism
+ * takes a lock the interrupted code may hold), and everything else the
+ * handler needs is touched by perf callbacks that run with IRQs off, which
+ * the irq_work does not interrupt. The package stays frozen meanwhile.
+ */
+static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	int cpu = smp_processor_id();
+	int pkg = topology_logical_package_id(cpu);
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	struct uncore_pkg_pmi *p;
+	u64 status;
+
+	if (pkg < 0 || pkg >= uncore_max_pkgs)
+		return NMI_DONE;
+	p = &uncore_pmi[pkg];
+	if (READ_ONCE(p->cpu) != cpu || !p->gbox)
+		return NMI_DONE;
+	if (uncore_msr_read(p->gbox, pmi->global_status, &status))
+		return NMI_DONE;
+	status &= pmi->status_mask;
+	if (!(status & ~p->claimed))
+		return NMI_DONE;
+	WRITE_ONCE(p->claimed, p->claimed | status);
+	p->nmi++;
+	irq_work_queue(&p->work);
+	return NMI_HANDLED;
+}
+
+/*
+ * Route the package's PMI to this CPU, its reading CPU, before a sampling
+ * event first enables an overflow. The routing then stays: an overflow
+ * that is already on its way when the last sampling event goes still
+ * freezes the package, and its PMI is what unfreezes it. Status left from
+ * before is cleared, and a freeze with it.
+ */
+static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
+{
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	int cpu = smp_processor_id();
+
+	if (p->cpu == cpu)
+		return;
+	p->ctl = pmi->route(cpu);
+	uncore_msr_write(p->gbox, pmi->global_status, pmi->status_mask);
+	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
+	WRITE_ONCE(p->claimed, 0);
+	WRITE_ONCE(p->cpu, cpu);
+}
+
+/* Sampling event @event joins or leaves its box's PMI duty. */
+static void uncore_pmi_attach(struct uncore_box *box)
+{
+	struct uncore_pkg_pmi *p = &uncore_pmi[box->pkg];
+
+	uncore_pmi_arm(p);
+	if (!box->n_pmi++)
+		list_add_tail(&box->pmi_node, &p->boxes);
+}
+
+static void uncore_pmi_detach(struct uncore_box *box)
+{
+	if (!--box->n_pmi)
+		list_del(&box->pmi_node);
 }
 
 /* ---- Shared filter arbitration ---------------------------------------- */
@@ -456,7 +790,11 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	if (box->dead)
 		return;
-	local64_set(&hwc->prev_count, box->pmu->type->ops->read_counter(box, event));
+	if (uncore_pmi_event(event))
+		uncore_set_period(box, event);
+	else
+		local64_set(&hwc->prev_count,
+			    box->pmu->type->ops->read_counter(box, event));
 	box->pmu->type->ops->enable_event(box, event);
 }
 
@@ -521,6 +859,8 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	box->n_events = n + 1;
 	event->hw.idx = assign[n];
 	event->hw.state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+	if (uncore_pmi_event(event))
+		uncore_pmi_attach(box);
 
 	for (i = 0; i < n; i++)
 		if (moved[i])
@@ -551,6 +891,8 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 		break;
 	}
 	uncore_put_filter(box, event);
+	if (uncore_pmi_event(event))
+		uncore_pmi_detach(box);
 	event->hw.idx = -1;
 
 	if (!box->n_events)
@@ -682,6 +1024,21 @@ static void uncore_event_destroy(struct perf_event *event)
 	kref_put(&box->ref, uncore_box_release);
 }
 
+/*
+ * A sampling event needs a box that signals overflows and a reading CPU
+ * the part can route the PMI to; its counter then sends overflows on.
+ */
+static int uncore_sampling_config(struct uncore_box *box,
+				  struct perf_event *event)
+{
+	if (!is_sampling_event(event))
+		return 0;
+	if (!box->pmi_mask || !uncore_plat->pmi->route(box->cpu))
+		return -EOPNOTSUPP;
+	event->hw.config |= UNCORE_CTL_OV_EN;
+	return 0;
+}
+
 static int uncore_pmu_event_init(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
@@ -693,8 +1050,8 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	/* Counters of a socket: there is no task to follow. */
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK))
 		return -EINVAL;
-	/* Overflow sampling comes with the PMI path; until then, say so. */
-	if (is_sampling_event(event))
+	/* Samples carry no instruction or branch of their own. */
+	if (event->attr.precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
 
 	err = uncore_event_config(upmu->type, event);
@@ -710,7 +1067,9 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	event->pmu_private = box;
 	/* Every event of a package is handled on its reading CPU. */
 	event->cpu = box->cpu;
-	err = uncore_validate_group(box, event);
+	err = uncore_sampling_config(box, event);
+	if (!err)
+		err = uncore_validate_group(box, event);
 	if (!err) {
 		kref_get(&box->ref);
 		upmu->nr_events++;
@@ -976,6 +1335,24 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(uncore_boxes);
 
+/* Each package's PMI routing and what its handler did. */
+static int uncore_pmi_show(struct seq_file *m, void *v)
+{
+	int pkg;
+
+	seq_puts(m, "# pkg cpu nmi handled periods lost\n");
+	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+
+		seq_printf(m, "%d %d %llu %llu %llu %llu\n", pkg,
+			   READ_ONCE(p->cpu), READ_ONCE(p->nmi),
+			   READ_ONCE(p->handled), READ_ONCE(p->periods),
+			   READ_ONCE(p->lost));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_pmi);
+
 static int uncore_access_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, uncore_access_show, NULL);
@@ -1098,6 +1475,9 @@ static struct uncore_box *uncore_new_box(struct uncore_pmu *upmu, int pkg)
 	box->pkg = pkg;
 	box->cpu = -1;
 	box->msr_base = upmu->idx * upmu->type->box_stride;
+	if (uncore_plat->pmi && upmu->type->pmi_mask)
+		box->pmi_mask = upmu->type->pmi_mask(upmu->idx);
+	INIT_LIST_HEAD(&box->pmi_node);
 	kref_init(&box->ref);
 	raw_spin_lock_init(&box->filter.lock);
 	hrtimer_init(&box->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
@@ -1414,6 +1794,74 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 	kref_put(&box->ref, uncore_box_release);
 }
 
+/*
+ * Per-package PMI state and the NMI handler, for a platform with a PMI
+ * path. The global registers are reached through box 0 of pmi->type,
+ * which every package has (the BDX UBox).
+ */
+static int uncore_pmi_init(void)
+{
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	struct uncore_pmu *gpmu;
+	int pkg, err;
+
+	if (!pmi)
+		return 0;
+	gpmu = uncore_find_pmu(pmi->type, 0);
+	uncore_pmi = kcalloc(uncore_max_pkgs, sizeof(*uncore_pmi), GFP_KERNEL);
+	if (!uncore_pmi)
+		return -ENOMEM;
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+
+		p->cpu = -1;
+		p->gbox = gpmu ? gpmu->boxes[pkg] : NULL;
+		INIT_LIST_HEAD(&p->boxes);
+		p->work = IRQ_WORK_INIT_HARD(uncore_pmi_work);
+	}
+	err = register_nmi_handler(NMI_LOCAL, uncore_nmi_handler, 0,
+				   KBUILD_MODNAME);
+	if (err) {
+		kfree(uncore_pmi);
+		uncore_pmi = NULL;
+		return err;
+	}
+	uncore_nmi_registered = true;
+	return 0;
+}
+
+/* On the routed CPU: no PMI from this package any more, nothing frozen. */
+static void uncore_pmi_disarm(void *info)
+{
+	struct uncore_pkg_pmi *p = info;
+
+	uncore_msr_write(p->gbox, uncore_plat->pmi->global_ctl,
+			 uncore_plat->pmi->unfreeze);
+}
+
+/* After the pmus are gone: no event can overflow into a PMI any more. */
+static void uncore_pmi_exit(void)
+{
+	int pkg;
+
+	cpus_read_lock();
+	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
+		int cpu = uncore_pmi[pkg].cpu;
+
+		if (cpu >= 0 && cpu_online(cpu))
+			smp_call_function_single(cpu, uncore_pmi_disarm,
+						 &uncore_pmi[pkg], true);
+	}
+	cpus_read_unlock();
+	if (uncore_nmi_registered)
+		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+	uncore_nmi_registered = false;
+	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++)
+		irq_work_sync(&uncore_pmi[pkg].work);
+	kfree(uncore_pmi);
+	uncore_pmi = NULL;
+}
+
 /**
  * uncore_core_init() - register the pmus of a platform
  * @plat: the platform; its discover() has run
@@ -1437,6 +1885,9 @@ int uncore_core_init(const struct uncore_platform *plat)
 		uncore_pkg_cpu[pkg] = -1;
 
 	err = uncore_alloc_all();
+	if (err)
+		goto free;
+	err = uncore_pmi_init();
 	if (err)
 		goto free;
 
@@ -1463,6 +1914,8 @@ int uncore_core_init(const struct uncore_platform *plat)
 			    &uncore_access_fops);
 	debugfs_create_file("boxes", 0400, uncore_debugfs, NULL,
 			    &uncore_boxes_fops);
+	debugfs_create_file("pmi", 0400, uncore_debugfs, NULL,
+			    &uncore_pmi_fops);
 	pr_info("%s: MSR access through %s\n", plat->name,
 		uncore_access_backend());
 	return 0;
@@ -1471,6 +1924,7 @@ unregister:
 	uncore_unregister_all();
 	cpuhp_remove_state(uncore_hp_state);
 free:
+	uncore_pmi_exit();
 	uncore_free_all();
 	kfree(uncore_pkg_cpu);
 	return err;
@@ -1486,6 +1940,7 @@ void uncore_core_exit(void)
 	debugfs_remove_recursive(uncore_debugfs);
 	uncore_unregister_all();
 	cpuhp_remove_state(uncore_hp_state);
+	uncore_pmi_exit();
 	uncore_free_all();
 	kfree(uncore_pkg_cpu);
 }

@@ -271,3 +271,52 @@ u64 uncore_read_split(uncore_dword_read_t rd, void *ctx, int width)
 	}
 	return ((u64)hi << 32 | lo) & GENMASK_ULL(width - 1, 0);
 }
+
+/**
+ * uncore_preload() - counter value that overflows after @left more counts
+ * @left: counts wanted before the overflow
+ * @width: counter width in bits
+ *
+ * Sampling by preload (BDX manual 2.1.2, step e): the counter is loaded
+ * with 2^width - @left and overflows, raising the PMI, on the @left-th
+ * count. @left is clamped to [1, 2^(width-1)]: a longer period takes
+ * several preloads, each overflow only counting towards it, so that a
+ * value read before the PMI is handled can never be taken for a second
+ * wrap.
+ *
+ * Return: the value to load, within the counter's width.
+ */
+u64 uncore_preload(s64 left, int width)
+{
+	s64 max = BIT_ULL(width - 1);
+
+	left = clamp_t(s64, left, 1, max);
+	return (BIT_ULL(width) - left) & GENMASK_ULL(width - 1, 0);
+}
+
+/**
+ * uncore_samples_due() - samples owed once a period's countdown ran out
+ * @left: counts left in the current period minus those counted since:
+ *	zero or less when at least one period has elapsed
+ * @period: the sample period, at least 1
+ * @next: set to the countdown of the period in progress after them
+ *
+ * A PMI may find the counter several periods past its preload: the part
+ * counts on until the freeze takes hold, and a read or poll in between
+ * may have taken part of the count already. Each elapsed period is one
+ * sample; the remainder carries into the next period.
+ *
+ * Return: the number of samples owed, 0 if the period has not elapsed.
+ */
+u64 uncore_samples_due(s64 left, u64 period, s64 *next)
+{
+	u64 n;
+
+	if (left > 0) {
+		*next = left;
+		return 0;
+	}
+	n = div64_u64((u64)-left, period) + 1;
+	*next = left + (s64)(n * period);
+	return n;
+}

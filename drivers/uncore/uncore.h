@@ -16,6 +16,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 
@@ -111,6 +112,10 @@ struct uncore_access_stats {
  * @aux_pdev: a second function some PCI boxes need (QPI match/mask)
  * @msr_base: MSR offset of this box from its type's registers
  * @ref: held by the pmu while the box is present and by each event on it
+ * @pmi_mask: global status bits this box's overflows are reported in; 0 if
+ *	the box cannot raise a PMI
+ * @n_pmi: sampling events added that overflow into a PMI
+ * @pmi_node: entry in its package's list of boxes with such events
  * @dead: the box's device went away: nothing touches the hardware any more,
  *	its events keep the counts they had. Set on @cpu with IRQs off, so
  *	the perf callbacks, which run there with IRQs off too, see it settled.
@@ -133,6 +138,9 @@ struct uncore_box {
 	struct pci_dev *aux_pdev;
 	u32 msr_base;
 	struct kref ref;
+	u64 pmi_mask;
+	int n_pmi;
+	struct list_head pmi_node;
 };
 
 /**
@@ -141,6 +149,7 @@ struct uncore_box {
  * @enable_event: program and start the event's counter
  * @disable_event: stop the event's counter
  * @read_counter: raw value of the event's counter
+ * @write_counter: load the event's (stopped or frozen) counter with a value
  * @write_filter: program the shared filter (box->filter.value)
  */
 struct uncore_ops {
@@ -148,6 +157,8 @@ struct uncore_ops {
 	void (*enable_event)(struct uncore_box *box, struct perf_event *event);
 	void (*disable_event)(struct uncore_box *box, struct perf_event *event);
 	u64 (*read_counter)(struct uncore_box *box, struct perf_event *event);
+	void (*write_counter)(struct uncore_box *box, struct perf_event *event,
+			      u64 val);
 	void (*write_filter)(struct uncore_box *box);
 };
 
@@ -214,6 +225,9 @@ struct uncore_format_desc {
  * @pci_ctrs: PCI boxes whose counters are not evenly spaced: their offsets
  * @fixed_ctl: MSR of the fixed counter's control (0: none)
  * @fixed_ctr: MSR of the fixed counter
+ * @box_status: MSR of box 0's BOX_STATUS (PCI: its offset), 0 if none
+ * @pmi_mask: global status bits box @idx reports its overflows in (the
+ *	platform's &struct uncore_pmi); NULL if the type cannot raise a PMI
  * @box_stride: MSR distance between boxes of this type
  * @num_filter_fields: shared filter fields, 0 if the type has no filter
  * @filter_fields: mask of each field within the filter value
@@ -245,6 +259,8 @@ struct uncore_type {
 	const u16 *pci_ctrs;
 	u32 fixed_ctl;
 	u32 fixed_ctr;
+	u32 box_status;
+	u64 (*pmi_mask)(int idx);
 	u32 box_stride;
 	int num_filter_fields;
 	u64 filter_fields[UNCORE_MAX_FILTER_FIELDS];
@@ -282,12 +298,34 @@ struct uncore_pmu {
 };
 
 /**
+ * struct uncore_pmi - a platform's overflow interrupt (PMI) path
+ * @type: the box type that holds the global registers; its box of each
+ *	package accounts the accesses
+ * @global_ctl: MSR of the global control
+ * @global_status: MSR of the global overflow status (write 1 to clear)
+ * @status_mask: global status bits any box reports an overflow in
+ * @unfreeze: global control bit that ends the freeze an overflow caused
+ * @route: global control value that sends the PMI to @cpu (on whose
+ *	package it is written) and leaves the counters running; 0 if the
+ *	part cannot address @cpu
+ */
+struct uncore_pmi {
+	const struct uncore_type *type;
+	u32 global_ctl;
+	u32 global_status;
+	u64 status_mask;
+	u64 unfreeze;
+	u64 (*route)(int cpu);
+};
+
+/**
  * struct uncore_platform - what main.c needs of a supported part
  * @name: shown in the load message
  * @types: NULL-terminated list of box types
  * @discover: find which boxes exist (called once, may sleep)
  * @cleanup: undo @discover
  * @pci_driver: binds the PCI boxes (of types with .pci), or NULL
+ * @pmi: the overflow interrupt path, NULL if the part has none
  */
 struct uncore_platform {
 	const char *name;
@@ -295,6 +333,7 @@ struct uncore_platform {
 	int (*discover)(void);
 	void (*cleanup)(void);
 	struct pci_driver *pci_driver;
+	const struct uncore_pmi *pmi;
 };
 
 /* main.c */
@@ -326,6 +365,8 @@ void uncore_pci_init_box(struct uncore_box *box);
 void uncore_pci_enable_event(struct uncore_box *box, struct perf_event *event);
 void uncore_pci_disable_event(struct uncore_box *box, struct perf_event *event);
 u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event);
+void uncore_pci_write_counter(struct uncore_box *box, struct perf_event *event,
+			      u64 val);
 
 /* Generic MSR box ops (core.c), shared by the MSR-based platforms. */
 extern const struct uncore_ops uncore_msr_ops;
@@ -333,6 +374,8 @@ void uncore_msr_init_box(struct uncore_box *box);
 void uncore_msr_enable_event(struct uncore_box *box, struct perf_event *event);
 void uncore_msr_disable_event(struct uncore_box *box, struct perf_event *event);
 u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event);
+void uncore_msr_write_counter(struct uncore_box *box, struct perf_event *event,
+			      u64 val);
 u32 uncore_msr_ctl(const struct uncore_box *box, int idx);
 
 /* logic.c: pure functions, unit-tested by tests/kunit. */
@@ -346,6 +389,8 @@ int uncore_nodeid_to_pkg(u32 local_nodeid_reg, u32 nodeid_map_reg,
 			 int max_pkgs);
 u32 uncore_bdx_capid5_cbos(u32 capid5);
 int uncore_bdx_capid4_sboxes(u32 capid4);
+u64 uncore_preload(s64 left, int width);
+u64 uncore_samples_due(s64 left, u64 period, s64 *next);
 u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
 			       int num_counters, u16 *max_inc);
 

@@ -434,7 +434,86 @@ static void split_read(struct kunit *test)
 	}
 }
 
+/*
+ * Preload at each width: the counter overflows on exactly the left-th
+ * count, and a period longer than half the counter is served in pieces.
+ */
+static void preload_widths(struct kunit *test)
+{
+	static const int widths[] = { 48, 44, 32 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(widths); i++) {
+		int w = widths[i];
+		u64 top = BIT_ULL(w), half = BIT_ULL(w - 1);
+		u64 v = uncore_preload(1000, w);
+
+		KUNIT_EXPECT_EQ(test, v, top - 1000);
+		/* 999 counts leave it short of the carry, the 1000th wraps. */
+		KUNIT_EXPECT_EQ(test, uncore_delta(v, (v + 999) & (top - 1), w), 999ULL);
+		KUNIT_EXPECT_LT(test, v + 999, top);
+		KUNIT_EXPECT_EQ(test, (v + 1000) & (top - 1), 0ULL);
+		KUNIT_EXPECT_EQ(test, uncore_preload(1, w), top - 1);
+		KUNIT_EXPECT_EQ(test, uncore_preload(half, w), half);
+		KUNIT_EXPECT_EQ(test, uncore_preload(half + 1, w), half);
+		KUNIT_EXPECT_EQ(test, uncore_preload(S64_MAX, w), half);
+		/* Never a full wrap: 0 and negatives preload one count. */
+		KUNIT_EXPECT_EQ(test, uncore_preload(0, w), top - 1);
+		KUNIT_EXPECT_EQ(test, uncore_preload(-5, w), top - 1);
+	}
+}
+
+/* Periods elapsed in one PMI, and the countdown carried into the next. */
+static void samples_due(struct kunit *test)
+{
+	s64 next;
+
+	KUNIT_EXPECT_EQ(test, uncore_samples_due(1, 100, &next), 0ULL);
+	KUNIT_EXPECT_EQ(test, next, 1LL);
+	/* Exactly one period: one sample, a full period next. */
+	KUNIT_EXPECT_EQ(test, uncore_samples_due(0, 100, &next), 1ULL);
+	KUNIT_EXPECT_EQ(test, next, 100LL);
+	/* 3.5 periods counted from a full countdown: 3 samples, 50 left. */
+	KUNIT_EXPECT_EQ(test, uncore_samples_due(100 - 350, 100, &next), 3ULL);
+	KUNIT_EXPECT_EQ(test, next, 50LL);
+	/* 2 periods and 1 count past: the third period lacks 99. */
+	KUNIT_EXPECT_EQ(test, uncore_samples_due(-101, 100, &next), 2ULL);
+	KUNIT_EXPECT_EQ(test, next, 99LL);
+	KUNIT_EXPECT_EQ(test, uncore_samples_due(-1, 1, &next), 2ULL);
+	KUNIT_EXPECT_EQ(test, next, 1LL);
+	/* A preloaded piece of a long period: no sample yet. */
+	KUNIT_EXPECT_EQ(test, uncore_samples_due(BIT_ULL(50), BIT_ULL(52), &next), 0ULL);
+	KUNIT_EXPECT_EQ(test, next, (s64)BIT_ULL(50));
+}
+
+/*
+ * Bookkeeping over a run of PMIs as the handler does it: however the
+ * counts arrive (bursts of several periods, single counts, reads between
+ * PMIs), the samples total floor(count / period) and the countdown is what
+ * is left of the period in progress.
+ */
+static void period_bookkeeping(struct kunit *test)
+{
+	static const u64 bursts[] = { 1, 99, 350, 7, 1000, 43, 100, 1, 299 };
+	const u64 period = 100;
+	s64 left = period, next;
+	u64 total = 0, samples = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bursts); i++) {
+		left -= bursts[i];
+		total += bursts[i];
+		samples += uncore_samples_due(left, period, &next);
+		left = next;
+		KUNIT_EXPECT_EQ(test, samples, div64_u64(total, period));
+		KUNIT_EXPECT_EQ(test, (u64)left, period - total % period);
+	}
+}
+
 static struct kunit_case uncore_logic_cases[] = {
+	KUNIT_CASE(preload_widths),
+	KUNIT_CASE(samples_due),
+	KUNIT_CASE(period_bookkeeping),
 	KUNIT_CASE(qpi_match_packing),
 	KUNIT_CASE(split_read),
 	KUNIT_CASE(delta_across_wrap),

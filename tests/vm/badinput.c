@@ -263,7 +263,10 @@ int main(int argc, char **argv)
 	expect(&e, EINVAL, "per-task event refused");
 	e = EV(cbo, 0x0835, 0);
 	e.sample_period = 100000;
-	expect(&e, EOPNOTSUPP, "sampling event refused with EOPNOTSUPP");
+	expect(&e, EOPNOTSUPP, "sampling on a CBo (no overflow interrupt) refused with EOPNOTSUPP");
+	e = EV("uncore_ha_0", 0x0301, 0);
+	e.sample_period = 100000;
+	expect(&e, 0, "sampling on an HA (overflow interrupt) opens");
 	for (i = 0; i < 6; i++) {
 		static const char * const names[] = { "user", "kernel", "hv",
 						       "idle", "host", "guest" };
