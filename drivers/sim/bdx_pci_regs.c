@@ -379,10 +379,8 @@ void sim_pci_boxes_advance(struct sim_pkg *pkg, u64 du, u64 dd, u64 dq)
 		if (!box->present || !dd || !(f->ctl & SIM_FIXED_CTL_EN) ||
 		    box->frozen || pkg->global_frozen || !sim_ctr_add(f, dd))
 			continue;
-		pkg->stats.overflows++;
-		box->status |= BIT(4);
-		if (f->ctl & SIM_FIXED_CTL_OV_EN)
-			sim_global_overflow(pkg, sim_pci_gsts_bit(box));
+		sim_ctr_overflow(pkg, box, BIT(4), f->ctl & SIM_FIXED_CTL_OV_EN,
+				 sim_pci_gsts_bit(box));
 	}
 }
 

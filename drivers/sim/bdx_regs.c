@@ -223,16 +223,15 @@ void sim_pkg_reset_stats(struct sim_pkg *pkg)
 }
 
 /*
- * The enable hierarchy of 2.1.2: local enable, box not frozen (the UBox
- * has no box level) and no global freeze. A control whose event select
+ * The enable hierarchy of 2.1.2 below the global level: local enable and
+ * box not frozen (the UBox has no box level). A control whose event select
  * has not taken hold (write-twice erratum) counts nothing, and a QPI
  * counter whose rst bit is left set is held at 0 (2.9.2.1, "does not
  * self-clear").
  */
-bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
-		      const struct sim_ctr *c)
+static bool sim_ctr_enabled(const struct sim_box *box, const struct sim_ctr *c)
 {
-	if (!(c->ctl & SIM_CTL_EN) || pkg->global_frozen)
+	if (!(c->ctl & SIM_CTL_EN))
 		return false;
 	if (box->type != SIM_UBOX && box->frozen)
 		return false;
@@ -241,14 +240,82 @@ bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
 	return true;
 }
 
+/* ...and no global freeze (frz_all, or a freeze on overflow). */
+bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
+		      const struct sim_ctr *c)
+{
+	return !pkg->global_frozen && sim_ctr_enabled(box, c);
+}
+
 /*
  * An overflow message reaches the UBox, which records it in GLOBAL_STATUS
- * (2.1.1). The global freeze (2.1.1.1) and the PMI to pmi_core_sel
- * (2.1.1.2) it then raises are not modelled yet; they belong here.
+ * (2.1.1). A message whose group bit is already set changes nothing:
+ * "a new freeze is only generated after both the box-level and global
+ * overflow bits have been cleared". Otherwise the UBox asserts the global
+ * freeze (2.1.1.1), which takes effect pkg->freeze_delay_ns later; until
+ * then every counter keeps counting, the one that overflowed included
+ * (it has wrapped). A package already frozen, or with a freeze already
+ * on its way, gets no second one.
  */
-void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit)
+static void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit)
 {
+	if (pkg->global_status & BIT_ULL(bit))
+		return;
 	pkg->global_status |= BIT_ULL(bit);
+	if (pkg->global_frozen || pkg->freeze_pending)
+		return;
+	pkg->freeze_pending = true;
+	pkg->freeze_at = min(pkg->now_ns + pkg->freeze_delay_ns,
+			     SIM_TIME_MAX_NS);
+}
+
+/**
+ * sim_ctr_overflow() - a counter carried out of bit 47
+ * @pkg: package state
+ * @box: the counter's box, NULL for the UBox fixed counter (no box status)
+ * @st_bit: the counter's bit in @box's BOX_STATUS
+ * @ov_en: the counter's control has ov_en set
+ * @gsts_bit: GLOBAL_STATUS bit of the box's group
+ *
+ * The box status bit is set; an overflow message goes to the UBox only if
+ * ov_en is set and that bit was clear before (its overflow has not been
+ * acknowledged, so the box sends nothing new). The UBox fixed counter has
+ * no box status bit: its message is filtered by ov_u_fixed alone.
+ */
+void sim_ctr_overflow(struct sim_pkg *pkg, struct sim_box *box, u32 st_bit,
+		      bool ov_en, unsigned int gsts_bit)
+{
+	bool was_set = false;
+
+	pkg->stats.overflows++;
+	if (box) {
+		was_set = box->status & st_bit;
+		box->status |= st_bit;
+	}
+	if (ov_en && !was_set)
+		sim_global_overflow(pkg, gsts_bit);
+}
+
+/*
+ * The pending freeze takes effect: everything stops, and the PMI to the
+ * cores of pmi_core_sel (2.1.1.2) is owed, with pmi_core_sel and
+ * wk_on_pmi as they are now. pmi_core_sel = 0 means no PMI. A PMI still
+ * owed from an earlier freeze is merged with this one.
+ */
+static void sim_pkg_freeze_now(struct sim_pkg *pkg)
+{
+	u32 core_sel = pkg->global_ctl & SIM_GCTL_PMI_CORE_SEL;
+
+	pkg->freeze_pending = false;
+	pkg->global_frozen = true;
+	pkg->stats.freezes++;
+	if (!core_sel)
+		return;
+	if (!pkg->pmi_pending)
+		pkg->pmi_core_sel = 0;
+	pkg->pmi_pending = true;
+	pkg->pmi_core_sel |= core_sel;
+	pkg->pmi_wake = pkg->global_ctl & SIM_GCTL_WK_ON_PMI;
 }
 
 /* Add @add; returns true on a carry out of bit 47. */
@@ -306,26 +373,35 @@ static u64 sim_pipeline(const struct sim_box *box, struct sim_ctr *c,
 	return add;
 }
 
+/*
+ * GLOBAL_STATUS bit of @box's group; false for the CBo and SBo, which have
+ * no ov_en and no bit (Table 2-3).
+ */
+static bool sim_box_gsts_bit(const struct sim_box *box, unsigned int *bit)
+{
+	if (box->type == SIM_UBOX)
+		*bit = SIM_GSTS_OV_U;
+	else if (box->type == SIM_PCU)
+		*bit = SIM_GSTS_OV_P;
+	else if (sim_box_is_pci(box->type))
+		*bit = sim_pci_gsts_bit(box);
+	else
+		return false;
+	return true;
+}
+
 /* @n cycles of per-cycle increment @r into counter @i of @box. */
 void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
 	       u64 r, u64 n)
 {
 	struct sim_ctr *c = &box->ctr[i];
+	unsigned int bit = 0;
+	bool msg;
 
 	if (!sim_ctr_add(c, sim_pipeline(box, c, r, n)))
 		return;
-
-	pkg->stats.overflows++;
-	box->status |= BIT(i);
-	/* CBo and SBo have no ov_en and no GLOBAL_STATUS bit (Table 2-3). */
-	if (!(c->ctl & SIM_CTL_OV_EN))
-		return;
-	if (box->type == SIM_UBOX)
-		sim_global_overflow(pkg, SIM_GSTS_OV_U);
-	else if (box->type == SIM_PCU)
-		sim_global_overflow(pkg, SIM_GSTS_OV_P);
-	else if (sim_box_is_pci(box->type))
-		sim_global_overflow(pkg, sim_pci_gsts_bit(box));
+	msg = sim_box_gsts_bit(box, &bit) && (c->ctl & SIM_CTL_OV_EN);
+	sim_ctr_overflow(pkg, box, BIT(i), msg, bit);
 }
 
 /* The clock event @ev_sel (ev_sel_ext clear) on the counters of @box. */
@@ -347,17 +423,22 @@ void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
 }
 
 /*
- * Bring the clock-driven counters up to @now_ns. Ticks are differences of
- * floor(t * hz / 1e9) of absolute sim times, so nothing drifts however the
- * accesses are spaced. Times older than the last one (callers read the
- * clock before taking the package lock) are ignored.
+ * Bring the clock-driven counters up to @now_ns in one step. Ticks are
+ * differences of floor(t * hz / 1e9) of absolute sim times, so nothing
+ * drifts however the accesses are spaced. Times older than the last one
+ * (callers read the clock before taking the package lock) are ignored.
+ *
+ * pkg->now_ns is @now_ns before anything counts, so an overflow found in
+ * the step is dated at its end: its freeze comes freeze_delay_ns after
+ * @now_ns, although the carry may have happened earlier in the step. The
+ * counters thus run on for up to one step longer than on the part; the
+ * wrapped value they show is still exact for the time they counted.
  */
-void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
+static void sim_pkg_step(struct sim_pkg *pkg, u64 now_ns)
 {
 	u64 uclk, pclk, dclk, qclk, du, dp, dd, dq;
 	unsigned int i;
 
-	now_ns = min(now_ns, SIM_TIME_MAX_NS);
 	if (now_ns <= pkg->now_ns)
 		return;
 
@@ -377,11 +458,10 @@ void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
 
 	/* The fixed counter counts UCLK "when global enable is set" (2.2.2) */
 	if (du && (pkg->fixed.ctl & SIM_FIXED_CTL_EN) && !pkg->global_frozen &&
-	    sim_ctr_add(&pkg->fixed, du)) {
-		pkg->stats.overflows++;
-		if (pkg->fixed.ctl & SIM_FIXED_CTL_OV_EN)
-			sim_global_overflow(pkg, SIM_GSTS_OV_U_FIXED);
-	}
+	    sim_ctr_add(&pkg->fixed, du))
+		sim_ctr_overflow(pkg, NULL, 0,
+				 pkg->fixed.ctl & SIM_FIXED_CTL_OV_EN,
+				 SIM_GSTS_OV_U_FIXED);
 	/* CBo/SBo CLOCKTICKS count UCLK, PCU CLOCKTICKS the 800 MHz PCLK. */
 	for (i = 0; i < SIM_NR_CBO; i++)
 		sim_box_clocks(pkg, &pkg->cbo[i], SIM_EV_CLOCKTICKS, du);
@@ -389,6 +469,54 @@ void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
 		sim_box_clocks(pkg, &pkg->sbo[i], SIM_EV_CLOCKTICKS, du);
 	sim_box_clocks(pkg, &pkg->pcu, SIM_EV_CLOCKTICKS, dp);
 	sim_pci_boxes_advance(pkg, du, dd, dq);
+}
+
+/*
+ * Bring the package up to @now_ns. An advance that crosses the time a
+ * pending freeze takes effect is split there: clocks count up to
+ * freeze_at, the package freezes, and the rest of the time passes with
+ * nothing counting (the clocks themselves still move). A freeze due at or
+ * before the package's current time (freeze_delay_ns = 0) is applied by
+ * the first call after the message, whatever its time.
+ */
+void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns)
+{
+	now_ns = min(now_ns, SIM_TIME_MAX_NS);
+	if (pkg->freeze_pending &&
+	    pkg->freeze_at <= max(now_ns, pkg->now_ns)) {
+		sim_pkg_step(pkg, pkg->freeze_at);
+		sim_pkg_freeze_now(pkg);
+	}
+	sim_pkg_step(pkg, now_ns);
+}
+
+/**
+ * sim_pkg_take_pmi() - take the PMI a freeze on overflow left owed
+ * @pkg: package state
+ * @now_ns: current sim time
+ * @core_sel: pmi_core_sel of the freeze: bit n = core n of the package
+ * @wake: wk_on_pmi of the freeze: wake sleeping cores to take the PMI
+ *
+ * Brings @pkg up to @now_ns. A freeze still pending then (sim time has not
+ * reached freeze_at, e.g. because a test froze the sim clock) takes effect
+ * now. Plain arithmetic: callable under the package lock from any
+ * context, NMI included.
+ *
+ * Return: true if a PMI was owed (it no longer is); false if none was,
+ * including after a freeze with pmi_core_sel = 0.
+ */
+bool sim_pkg_take_pmi(struct sim_pkg *pkg, u64 now_ns, u32 *core_sel,
+		      bool *wake)
+{
+	sim_pkg_advance(pkg, now_ns);
+	if (pkg->freeze_pending)
+		sim_pkg_freeze_now(pkg);
+	if (!pkg->pmi_pending)
+		return false;
+	pkg->pmi_pending = false;
+	*core_sel = pkg->pmi_core_sel;
+	*wake = pkg->pmi_wake;
+	return true;
 }
 
 static int sim_decode_ubox(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
@@ -642,6 +770,11 @@ void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box, unsigned int n,
 	c->prev_cond = false;
 }
 
+/*
+ * frz_all is a software freeze: no PMI. unfrz_all ends any global freeze,
+ * software or on overflow; it does not cancel a freeze still on its way
+ * from an overflow message.
+ */
 static void sim_write_global_ctl(struct sim_pkg *pkg, u64 val)
 {
 	bool frz = val & SIM_GCTL_FRZ_ALL;
@@ -835,8 +968,13 @@ int sim_inject(struct sim_pkg *pkg, u64 now_ns, const struct sim_event *ev)
 	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
 		struct sim_ctr *c = &box->ctr[i];
 
-		if (!sim_ctr_counting(pkg, box, c) || !sim_match(box, c, ev, &r))
+		if (!sim_ctr_enabled(box, c) || !sim_match(box, c, ev, &r))
 			continue;
+		/* Counted as lost only if the global freeze alone stopped it. */
+		if (pkg->global_frozen) {
+			pkg->stats.frozen_drops++;
+			continue;
+		}
 		sim_count(pkg, box, i, r, ev->count);
 		hits++;
 	}

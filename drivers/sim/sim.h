@@ -221,6 +221,9 @@ enum sim_qpi_filter {
  * @overflows: carries out of bit 47 of any counter
  * @split_carries: carries into a PCI counter's upper dword that fell between
  *	two adjacent reads of its dwords
+ * @freezes: global freezes caused by an overflow message (not frz_all)
+ * @frozen_drops: counter hits of injected occurrences lost only because the
+ *	package was globally frozen
  */
 struct sim_stats {
 	u64 msr_reads;
@@ -234,6 +237,8 @@ struct sim_stats {
 	u64 inject_hits;
 	u64 overflows;
 	u64 split_carries;
+	u64 freezes;
+	u64 frozen_drops;
 };
 
 /**
@@ -251,7 +256,16 @@ struct sim_stats {
  * @pclk_ticks: PCLK ticks since sim time 0 at @now_ns
  * @dclk_ticks: DCLK ticks since sim time 0 at @now_ns
  * @qclk_ticks: QPI clock ticks since sim time 0 at @now_ns
- * @global_frozen: frz_all latched and no unfrz_all since
+ * @global_frozen: frz_all latched, or a freeze on overflow took effect, and
+ *	no unfrz_all since
+ * @freeze_delay_ns: time from an overflow message to the global freeze
+ * @freeze_pending: an overflow message asked for a global freeze that has
+ *	not taken effect yet
+ * @freeze_at: sim time at which the pending freeze takes effect
+ * @pmi_pending: a freeze on overflow took effect and its PMI has not been
+ *	taken by sim_pkg_take_pmi() yet
+ * @pmi_core_sel: GLOBAL_CTL.pmi_core_sel when that freeze took effect
+ * @pmi_wake: GLOBAL_CTL.wk_on_pmi when that freeze took effect
  * @global_ctl: readable part of U_MSR_PMON_GLOBAL_CTL
  * @global_status: U_MSR_PMON_GLOBAL_STATUS
  * @global_config: U_MSR_PMON_GLOBAL_CONFIG
@@ -285,6 +299,12 @@ struct sim_pkg {
 	u64 dclk_ticks;
 	u64 qclk_ticks;
 	bool global_frozen;
+	u64 freeze_delay_ns;
+	bool freeze_pending;
+	u64 freeze_at;
+	bool pmi_pending;
+	u32 pmi_core_sel;
+	bool pmi_wake;
 	u32 global_ctl;
 	u64 global_status;
 	u32 global_config;
@@ -380,6 +400,8 @@ struct sim_pkg_cfg {
 void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
 		  const struct sim_pkg_cfg *cfg, u64 now_ns);
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns);
+bool sim_pkg_take_pmi(struct sim_pkg *pkg, u64 now_ns, u32 *core_sel,
+		      bool *wake);
 int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val);
 int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val);
 struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
@@ -404,7 +426,8 @@ void sim_ctr_clear(struct sim_ctr *c);
 void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box, u64 val);
 void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box, unsigned int n,
 		   u64 val);
-void sim_global_overflow(struct sim_pkg *pkg, unsigned int bit);
+void sim_ctr_overflow(struct sim_pkg *pkg, struct sim_box *box, u32 st_bit,
+		      bool ov_en, unsigned int gsts_bit);
 void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
 		    u64 ticks);
 

@@ -3,7 +3,8 @@
  * KUnit tests of the uncore_sim register model (drivers/sim/bdx_regs.c),
  * driven through the same MSR entry points the backend uses, with explicit
  * sim times. UCLK is 2 GHz and PCLK 800 MHz, so 1000 ns = 2000 UCLK ticks
- * = 800 PCLK ticks.
+ * = 800 PCLK ticks. A freeze on overflow takes effect FREEZE_DELAY ns after
+ * the overflow, as with the module's default.
  */
 #include <kunit/test.h>
 
@@ -14,6 +15,7 @@
 #define DCLK_HZ		1000000000ULL
 #define CAPID5		0x000f0f	/* CBo 0-3 and 8-11 */
 #define CAPID4_SBO	0x40
+#define FREEZE_DELAY	1000
 
 #define CBO(n, off)	(SIM_MSR_CBO_BASE + SIM_MSR_CBO_STRIDE * (n) + (off))
 #define SBO(n, off)	(SIM_MSR_SBO_BASE + SIM_MSR_SBO_STRIDE * (n) + (off))
@@ -44,6 +46,7 @@ static struct sim_pkg *new_pkg(struct kunit *test, u32 capid4)
 
 	KUNIT_ASSERT_NOT_NULL(test, pkg);
 	sim_pkg_init(pkg, 0, &cfg, 0);
+	pkg->freeze_delay_ns = FREEZE_DELAY;
 	return pkg;
 }
 
@@ -552,6 +555,276 @@ static void sim_test_pci_match(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prd(test, pkg, 0, qpi, SIM_PCI_FN_QPI_MM, 0x200), 0U);
 }
 
+#define U_CTL(i)	(SIM_MSR_U_CTL0 + (i))
+#define U_CTR(i)	(SIM_MSR_U_CTR0 + (i))
+#define GCTL		SIM_MSR_U_GLOBAL_CTL
+#define GSTS		SIM_MSR_U_GLOBAL_STATUS
+#define OV_U		BIT(SIM_GSTS_OV_U)
+#define UEV		(EV(0x42, 0x08) | SIM_CTL_OV_EN)
+#define TOP		BIT_ULL(48)
+
+/* An injected UBox event 0x42 of @n cycles. */
+static int uinj(struct sim_pkg *pkg, u64 t, u64 n)
+{
+	return inject(pkg, t, SIM_UBOX, 0, 0x42, 0x08, n, 1);
+}
+
+/*
+ * ov_en: box and global status, a freeze pending FREEZE_DELAY after the
+ * overflow; every counter runs on until then, then everything stops: the
+ * counter that overflowed, another box's counters, the UBox fixed counter.
+ */
+static void sim_test_overflow_freeze(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	u32 core_sel = 0;
+	bool wake = false;
+
+	wr(test, pkg, 0, CBO(0, BOX_CTL), UNFRZ);
+	wr(test, pkg, 0, CBO(0, CTL(0)), EV(0, 0));
+	wr(test, pkg, 0, SIM_MSR_U_FIXED_CTL, SIM_FIXED_CTL_EN);
+	wr(test, pkg, 0, U_CTR(0), TOP - 10);
+	wr(test, pkg, 0, U_CTL(0), UEV);
+	wr(test, pkg, 0, GCTL, 0x5 | SIM_GCTL_WK_ON_PMI);
+
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 1000, 15), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, U_CTR(0)), 5);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, SIM_MSR_U_BOX_STATUS), BIT(0));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, GSTS), OV_U);
+	KUNIT_EXPECT_TRUE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_EQ(test, pkg->freeze_at, 1000 + FREEZE_DELAY);
+	KUNIT_EXPECT_FALSE(test, pkg->global_frozen);
+
+	/* Still counting, wrapped, until freeze_at. */
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 1500, 7), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1999, U_CTR(0)), 12);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1999, CBO(0, CBO_CTR(0))), 3998);
+	KUNIT_EXPECT_FALSE(test, pkg->global_frozen);
+
+	/* One advance across freeze_at: counted up to 2000 ns only. */
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5000, CBO(0, CBO_CTR(0))), 4000);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5000, SIM_MSR_U_FIXED_CTR), 4000);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+	KUNIT_EXPECT_FALSE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_TRUE(test, pkg->pmi_pending);
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 1);
+
+	/* Injected while frozen: lost, and counted as such. */
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 5000, 3), 0);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5000, U_CTR(0)), 12);
+	KUNIT_EXPECT_EQ(test, pkg->stats.frozen_drops, 1);
+	KUNIT_EXPECT_EQ(test, pkg->stats.inject_hits, 2);
+
+	/* The PMI: pmi_core_sel and wk_on_pmi of the freeze, taken once. */
+	KUNIT_EXPECT_TRUE(test, sim_pkg_take_pmi(pkg, 5000, &core_sel, &wake));
+	KUNIT_EXPECT_EQ(test, core_sel, 0x5);
+	KUNIT_EXPECT_TRUE(test, wake);
+	KUNIT_EXPECT_FALSE(test, sim_pkg_take_pmi(pkg, 5000, &core_sel, &wake));
+	KUNIT_EXPECT_EQ(test, pkg->stats.overflows, 1);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
+/* No ov_en (or a CBo, which has none): status only, no message, no freeze. */
+static void sim_test_overflow_no_ov_en(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	wr(test, pkg, 0, GCTL, 0x1);
+	wr(test, pkg, 0, U_CTR(1), TOP - 1);
+	wr(test, pkg, 0, U_CTL(1), EV(0x42, 0x08));
+	wr(test, pkg, 0, CBO(1, BOX_CTL), UNFRZ);
+	wr(test, pkg, 0, CBO(1, CBO_CTR(2)), TOP - 100);
+	wr(test, pkg, 0, CBO(1, CTL(2)), EV(0, 0));
+
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 0, 2), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, SIM_MSR_U_BOX_STATUS), BIT(1));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, CBO(1, CBO_STATUS)), BIT(2));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1000, GSTS), 0);
+	KUNIT_EXPECT_FALSE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5000, CBO(1, CBO_CTR(2))), 9900);
+	KUNIT_EXPECT_FALSE(test, pkg->global_frozen);
+	KUNIT_EXPECT_EQ(test, pkg->stats.overflows, 2);
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 0);
+	KUNIT_EXPECT_FALSE(test, pkg->pmi_pending);
+}
+
+/*
+ * A new freeze needs both the box and the global bit cleared: with either
+ * still set an overflow sends nothing new. unfrz_all then lets the next
+ * overflow freeze again.
+ */
+static void sim_test_overflow_rearm(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	wr(test, pkg, 0, U_CTR(0), TOP - 1);
+	wr(test, pkg, 0, U_CTL(0), UEV);
+	uinj(pkg, 0, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 2000, GSTS), OV_U);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 1);
+
+	/* Box bit cleared, global bit still set: no new freeze. */
+	wr(test, pkg, 2000, SIM_MSR_U_BOX_STATUS, BIT(0));
+	wr(test, pkg, 2000, U_CTR(0), TOP - 1);
+	wr(test, pkg, 2000, GCTL, SIM_GCTL_UNFRZ_ALL);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 2000, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 9000, SIM_MSR_U_BOX_STATUS),
+			BIT(0));
+	KUNIT_EXPECT_FALSE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_FALSE(test, pkg->global_frozen);
+
+	/* Global bit cleared, box bit still set: still nothing. */
+	wr(test, pkg, 9000, GSTS, OV_U);
+	wr(test, pkg, 9000, U_CTR(0), TOP - 1);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 9000, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 9000, GSTS), 0);
+	KUNIT_EXPECT_FALSE(test, pkg->freeze_pending);
+
+	/* Both cleared: the next overflow freezes again. */
+	wr(test, pkg, 9000, SIM_MSR_U_BOX_STATUS, BIT(0));
+	wr(test, pkg, 9000, U_CTR(0), TOP - 1);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 9000, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 9000, GSTS), OV_U);
+	KUNIT_EXPECT_TRUE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 9999, 1), 1);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 10000, 1), 0);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 10000, U_CTR(0)), 1);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 2);
+	KUNIT_EXPECT_EQ(test, pkg->stats.overflows, 4);
+	/* pmi_core_sel = 0: frozen, but no PMI owed. */
+	KUNIT_EXPECT_FALSE(test, pkg->pmi_pending);
+}
+
+/*
+ * A second overflow message from another group while a freeze is already
+ * on its way sets its bit but brings no second freeze.
+ */
+static void sim_test_overflow_second_group(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+
+	wr(test, pkg, 0, PCU(BOX_CTL), UNFRZ);
+	wr(test, pkg, 0, PCU(PCU_CTR(1)), TOP - 1);
+	wr(test, pkg, 0, PCU(CTL(1)), EV(0x0b, 0) | SIM_CTL_OV_EN);
+	wr(test, pkg, 0, U_CTR(0), TOP - 1);
+	wr(test, pkg, 0, U_CTL(0), UEV);
+	uinj(pkg, 100, 1);
+	KUNIT_EXPECT_EQ(test, pkg->freeze_at, 100 + FREEZE_DELAY);
+	inject(pkg, 600, SIM_PCU, 0, 0x0b, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 600, GSTS),
+			OV_U | BIT(SIM_GSTS_OV_P));
+	KUNIT_EXPECT_EQ(test, pkg->freeze_at, 100 + FREEZE_DELAY);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 5000, PCU(PCU_STATUS)), BIT(1));
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 1);
+}
+
+/* A burst of 3.5 periods past a preload of 2^48 - P wraps once: 2.5 P. */
+static void sim_test_overflow_burst(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	const u64 p = 1000000;
+
+	wr(test, pkg, 0, U_CTR(0), TOP - p);
+	wr(test, pkg, 0, U_CTL(0), UEV);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 0, p * 7 / 2), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 0, U_CTR(0)), p * 5 / 2);
+	KUNIT_EXPECT_EQ(test, pkg->ubox.ctr[0].total, p * 7 / 2);
+	KUNIT_EXPECT_EQ(test, pkg->stats.overflows, 1);
+	KUNIT_EXPECT_TRUE(test, pkg->freeze_pending);
+}
+
+/*
+ * Fixed counters: the UBox one (ov_u_fixed; it has no box status bit) and
+ * an iMC channel's DCLK counter (box status bit 4, ov_m1 for iMC1). A
+ * clock-driven overflow is dated at the end of the advance that found it.
+ */
+static void sim_test_overflow_fixed(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	struct sim_box *imc = &pkg->imc[4];
+
+	wr(test, pkg, 0, SIM_MSR_U_FIXED_CTR, TOP - 2000);
+	wr(test, pkg, 0, SIM_MSR_U_FIXED_CTL,
+	   SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN);
+	/* The carry is at 1000 ns; the advance to 3000 ns finds it. */
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 3000, SIM_MSR_U_FIXED_CTR), 4000);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 3000, GSTS),
+			BIT(SIM_GSTS_OV_U_FIXED));
+	KUNIT_EXPECT_EQ(test, pkg->freeze_at, 3000 + FREEZE_DELAY);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 9000, SIM_MSR_U_FIXED_CTR), 6000);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+
+	wr(test, pkg, 9000, GSTS, BIT(SIM_GSTS_OV_U_FIXED));
+	wr(test, pkg, 9000, SIM_MSR_U_FIXED_CTL, 0);
+	wr(test, pkg, 9000, GCTL, SIM_GCTL_UNFRZ_ALL | 0x2);
+	pwr(test, pkg, 9000, imc, SIM_PCI_FN_PMON, 0xd4, 0xffff);
+	pwr(test, pkg, 9000, imc, SIM_PCI_FN_PMON, 0xd0, 0xffffffff);
+	pwr(test, pkg, 9000, imc, SIM_PCI_FN_PMON, 0xf0,
+	    SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 9001, imc, SIM_PCI_FN_PMON, 0xd0),
+			0U);
+	KUNIT_EXPECT_EQ(test, prd(test, pkg, 9001, imc, SIM_PCI_FN_PMON, 0xf8),
+			(u32)BIT(4));
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 9001, GSTS),
+			BIT(SIM_GSTS_OV_M0 + 1));
+	KUNIT_EXPECT_EQ(test, pkg->freeze_at, 9001 + FREEZE_DELAY);
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 20000, GSTS),
+			BIT(SIM_GSTS_OV_M0 + 1));
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 2);
+	KUNIT_EXPECT_EQ(test, imc->fixed.val, FREEZE_DELAY * DCLK_HZ / 1000000000);
+	KUNIT_EXPECT_TRUE(test, pkg->pmi_pending);
+	KUNIT_EXPECT_EQ(test, pkg->pmi_core_sel, 0x2);
+	KUNIT_EXPECT_FALSE(test, pkg->pmi_wake);
+}
+
+/*
+ * take_pmi applies a freeze sim time has not reached (the sim clock can be
+ * frozen); a zero delay freezes at the next access; frz_all freezes with
+ * no PMI owed.
+ */
+static void sim_test_take_pmi(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	u32 core_sel = 0;
+	bool wake = true;
+
+	wr(test, pkg, 0, GCTL, 0x3ffff);
+	wr(test, pkg, 0, U_CTR(0), TOP - 1);
+	wr(test, pkg, 0, U_CTL(0), UEV);
+	uinj(pkg, 500, 1);
+	KUNIT_EXPECT_TRUE(test, sim_pkg_take_pmi(pkg, 500, &core_sel, &wake));
+	KUNIT_EXPECT_EQ(test, core_sel, 0x3ffff);
+	KUNIT_EXPECT_FALSE(test, wake);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 500, 1), 0);
+	KUNIT_EXPECT_EQ(test, pkg->stats.frozen_drops, 1);
+
+	/* Delay 0: the freeze is due at once; the next call applies it. */
+	pkg->freeze_delay_ns = 0;
+	wr(test, pkg, 500, GSTS, OV_U);
+	wr(test, pkg, 500, SIM_MSR_U_BOX_STATUS, BIT(0));
+	wr(test, pkg, 500, U_CTR(0), TOP - 1);
+	wr(test, pkg, 500, GCTL, SIM_GCTL_UNFRZ_ALL | 0x1);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 500, 1), 1);
+	KUNIT_EXPECT_TRUE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 500, 1), 0);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+	KUNIT_EXPECT_TRUE(test, sim_pkg_take_pmi(pkg, 500, &core_sel, &wake));
+	KUNIT_EXPECT_EQ(test, core_sel, 0x1);
+
+	/* frz_all: a software freeze, no PMI. */
+	wr(test, pkg, 500, GCTL, SIM_GCTL_UNFRZ_ALL | 0x1);
+	wr(test, pkg, 500, GCTL, SIM_GCTL_FRZ_ALL | 0x1);
+	KUNIT_EXPECT_TRUE(test, pkg->global_frozen);
+	KUNIT_EXPECT_FALSE(test, sim_pkg_take_pmi(pkg, 900, &core_sel, &wake));
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 2);
+	KUNIT_EXPECT_EQ(test, uinj(pkg, 900, 1), 0);
+	KUNIT_EXPECT_EQ(test, pkg->stats.frozen_drops, 3);
+}
+
 static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_enable_hierarchy),
 	KUNIT_CASE(sim_test_rst),
@@ -563,6 +836,13 @@ static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_absent_boxes),
 	KUNIT_CASE(sim_test_pci_boxes),
 	KUNIT_CASE(sim_test_pci_match),
+	KUNIT_CASE(sim_test_overflow_freeze),
+	KUNIT_CASE(sim_test_overflow_no_ov_en),
+	KUNIT_CASE(sim_test_overflow_rearm),
+	KUNIT_CASE(sim_test_overflow_second_group),
+	KUNIT_CASE(sim_test_overflow_burst),
+	KUNIT_CASE(sim_test_overflow_fixed),
+	KUNIT_CASE(sim_test_take_pmi),
 	{}
 };
 
