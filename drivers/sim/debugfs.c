@@ -224,13 +224,13 @@ static void sim_apply_cmd(const struct sim_cmd *cmd, bool counter)
 	unsigned long flags;
 	u64 now = sim_clock_now();
 
-	raw_spin_lock_irqsave(&s->lock, flags);
+	sim_lock(s, &flags);
 	if (counter)
 		sim_set_counter(&s->pkg, now, cmd->ev.type, cmd->ev.idx,
 				cmd->ctr, cmd->value);
 	else
 		sim_inject(&s->pkg, now, &cmd->ev);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	sim_unlock(s, flags);
 }
 
 static char *sim_copy_in(const char __user *ubuf, size_t len)
@@ -347,7 +347,11 @@ static ssize_t sim_clock_write(struct file *file, const char __user *ubuf,
 		ret = -EINVAL;
 	}
 	kfree(buf);
-	return ret ? ret : len;
+	if (ret)
+		return ret;
+	/* Sim time moved differently: re-time pending freezes. */
+	sim_pmi_kick_all();
+	return len;
 }
 
 static const struct file_operations sim_clock_fops = {
@@ -472,10 +476,10 @@ static int sim_state_show(struct seq_file *m, void *v)
 		struct sim_socket *s = &sim_sockets[p];
 		u64 now = sim_clock_now();
 
-		raw_spin_lock_irqsave(&s->lock, flags);
+		sim_lock(s, &flags);
 		sim_pkg_advance(&s->pkg, now);
 		*snap = s->pkg;
-		raw_spin_unlock_irqrestore(&s->lock, flags);
+		sim_unlock(s, flags);
 		sim_show_pkg(m, snap);
 	}
 	kfree(snap);
@@ -503,9 +507,11 @@ static ssize_t sim_reset_stats_write(struct file *file,
 	unsigned int p;
 
 	for (p = 0; p < sim_nr_pkgs; p++) {
-		raw_spin_lock_irqsave(&sim_sockets[p].lock, flags);
-		sim_pkg_reset_stats(&sim_sockets[p].pkg);
-		raw_spin_unlock_irqrestore(&sim_sockets[p].lock, flags);
+		struct sim_socket *s = &sim_sockets[p];
+
+		sim_lock(s, &flags);
+		sim_pkg_reset_stats(&s->pkg);
+		sim_unlock(s, flags);
 	}
 	return len;
 }

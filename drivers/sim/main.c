@@ -168,6 +168,10 @@ static struct sim_socket *sim_this_socket(void)
 	return pkg < sim_nr_pkgs ? &sim_sockets[pkg] : NULL;
 }
 
+/*
+ * Both may run in NMI context (the driver's PMI handler). -EBUSY: an NMI
+ * interrupted this CPU inside the simulator (see sim_nmi_busy()).
+ */
 static int sim_backend_read(u32 msr, u64 *val)
 {
 	struct sim_socket *s = sim_this_socket();
@@ -178,10 +182,12 @@ static int sim_backend_read(u32 msr, u64 *val)
 	*val = 0;
 	if (!s)
 		return -EIO;
+	if (sim_nmi_busy(s))
+		return -EBUSY;
 	now = sim_clock_now();
-	raw_spin_lock_irqsave(&s->lock, flags);
+	sim_lock(s, &flags);
 	ret = sim_msr_read(&s->pkg, now, msr, val);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	sim_unlock(s, flags);
 	return ret;
 }
 
@@ -194,10 +200,12 @@ static int sim_backend_write(u32 msr, u64 val)
 
 	if (!s)
 		return -EIO;
+	if (sim_nmi_busy(s))
+		return -EBUSY;
 	now = sim_clock_now();
-	raw_spin_lock_irqsave(&s->lock, flags);
+	sim_lock(s, &flags);
 	ret = sim_msr_write(&s->pkg, now, msr, val);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	sim_unlock(s, flags);
 	return ret;
 }
 
@@ -260,9 +268,14 @@ static int __init sim_init(void)
 		sim_pkg_init(&sim_sockets[p].pkg, p, &cfg, now);
 	}
 
-	ret = sim_pci_init();
+	ret = sim_pmi_init();
 	if (ret)
 		return ret;
+	ret = sim_pci_init();
+	if (ret) {
+		sim_pmi_exit();
+		return ret;
+	}
 	sim_debugfs_init();
 	pr_info("%u packages, UCLK %u kHz\n", sim_nr_pkgs, uclk_khz);
 	return 0;
@@ -272,6 +285,7 @@ static void __exit sim_exit(void)
 {
 	sim_debugfs_exit();
 	sim_pci_exit();
+	sim_pmi_exit();
 }
 
 module_init(sim_init);

@@ -165,15 +165,17 @@ static int sim_pci_model(struct sim_pci_host *host, struct sim_pci_fn *fn,
 
 	if (!fn->box)
 		return -ENOENT;
+	if (sim_nmi_busy(s))
+		return -EBUSY;
+	sim_lock(s, &flags);
 	if (tick && !write && sim_pci_reg_is_ctr(fn->box, fn->fn, off))
 		sim_clock_tick(tick);
 	now = sim_clock_now();
-	raw_spin_lock_irqsave(&s->lock, flags);
 	if (write)
 		ret = sim_pci_reg_write(&s->pkg, now, fn->box, fn->fn, off, *val);
 	else
 		ret = sim_pci_reg_read(&s->pkg, now, fn->box, fn->fn, off, val);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	sim_unlock(s, flags);
 	return ret;
 }
 
@@ -183,15 +185,22 @@ static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 	struct sim_pci_fn *fn = sim_pci_find(bus, devfn);
 	unsigned int shift = 8 * (where & 3);
 	u32 dw;
+	int ret;
 
 	if (!fn || where < 0 || where + size > SIM_PCI_CFG_SIZE) {
 		PCI_SET_ERROR_RESPONSE(val);
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
 	/* Naturally aligned accesses only: the core never does others. */
-	if (!sim_pci_model(sim_pci_host(bus), fn, where & ~3, false, &dw)) {
+	ret = sim_pci_model(sim_pci_host(bus), fn, where & ~3, false, &dw);
+	if (!ret) {
 		*val = size == 4 ? dw : (dw >> shift) & GENMASK(8 * size - 1, 0);
 		return PCIBIOS_SUCCESSFUL;
+	}
+	/* An NMI inside the simulator on this CPU: a failed read, all 1s. */
+	if (ret == -EBUSY) {
+		PCI_SET_ERROR_RESPONSE(val);
+		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
 	if (where + size > SIM_PCI_HDR_SIZE) {
 		*val = 0;
@@ -213,7 +222,8 @@ static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 
 /*
  * Dword writes reach the PMON registers; everything else (the core's BAR
- * sizing, command register) is dropped and reads back as before.
+ * sizing, command register) is dropped and reads back as before, as is a
+ * write refused with -EBUSY (an NMI inside the simulator on this CPU).
  */
 static int sim_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
 			 int size, u32 val)

@@ -10,7 +10,10 @@
 #ifndef _UNCORE_SIM_H
 #define _UNCORE_SIM_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -369,13 +372,29 @@ struct sim_event {
 };
 
 /**
- * struct sim_socket - a package's model and the lock serialising it
- * @lock: taken with IRQs off by every accessor of @pkg
+ * struct sim_socket - a package's model, the lock serialising it, and the
+ *	machinery delivering its PMIs (pmi.c)
+ * @lock: taken with IRQs off, through sim_lock(), by every accessor of @pkg
  * @pkg: the register model
+ * @pmi_work: queued (NMI-safe) when @pkg has a freeze pending or a PMI owed;
+ *	arms @pmi_timer
+ * @pmi_timer: expires when sim time reaches the pending freeze; takes the
+ *	PMI and delivers it
+ * @pmis_sent: PMIs claimed by the simulator's NMI handler on a CPU of this
+ *	package
+ * @pmis_dropped: PMIs not sent: wk_on_pmi = 0 and the target core idle,
+ *	or no online CPU for a core of pmi_core_sel
+ * @nmi_busy: accesses refused with -EBUSY because an NMI interrupted this
+ *	CPU inside a simulator critical section
  */
 struct sim_socket {
 	raw_spinlock_t lock;
 	struct sim_pkg pkg;
+	struct irq_work pmi_work;
+	struct hrtimer pmi_timer;
+	atomic64_t pmis_sent;
+	atomic64_t pmis_dropped;
+	atomic64_t nmi_busy;
 };
 
 /* bdx_regs.c: the register model (no locking, no hardware). */
@@ -454,6 +473,16 @@ void sim_clock_run(void);
 int sim_clock_advance(u64 ns);
 
 void sim_clock_tick(u64 ns);
+
+/* pmi.c */
+bool sim_nmi_busy(struct sim_socket *s);
+void sim_lock(struct sim_socket *s, unsigned long *flags)
+	__acquires(&s->lock);
+void sim_unlock(struct sim_socket *s, unsigned long flags)
+	__releases(&s->lock);
+void sim_pmi_kick_all(void);
+int sim_pmi_init(void);
+void sim_pmi_exit(void);
 
 /* pci.c */
 int sim_pci_init(void);
