@@ -422,7 +422,9 @@ static void sim_show_box(struct seq_file *m, const struct sim_pkg *pkg,
 			   box->fixed.total);
 }
 
-static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg)
+/* @pkg is a snapshot of @s->pkg; the PMI delivery counts are read live. */
+static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg,
+			 struct sim_socket *s)
 {
 	const struct sim_stats *st = &pkg->stats;
 	unsigned int i, imc = 0;
@@ -433,14 +435,19 @@ static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg)
 		   pkg->id, pkg->nodeid, pkg->capid4, pkg->capid5, imc,
 		   pkg->now_ns, pkg->uclk_hz, pkg->pclk_hz, pkg->dclk_hz,
 		   pkg->qclk_hz);
-	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu\n",
+	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu freezes=%llu pmis_sent=%lld pmis_dropped=%lld frozen_drops=%llu nmi_busy=%lld\n",
 		   pkg->id, st->msr_reads, st->msr_writes, st->msr_faults,
 		   st->pci_reads, st->pci_writes, st->rsvd_writes,
 		   st->boxctl_no_must1, st->overflows, st->split_carries,
-		   st->inject_lines, st->inject_hits);
-	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%09llx config=0x%08x frozen=%d\n",
+		   st->inject_lines, st->inject_hits, st->freezes,
+		   atomic64_read(&s->pmis_sent),
+		   atomic64_read(&s->pmis_dropped), st->frozen_drops,
+		   atomic64_read(&s->nmi_busy));
+	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%09llx config=0x%08x frozen=%d freeze_pending=%d freeze_at=%llu pmi_owed=%d\n",
 		   pkg->id, pkg->global_ctl, pkg->global_status,
-		   pkg->global_config, pkg->global_frozen);
+		   pkg->global_config, pkg->global_frozen,
+		   pkg->freeze_pending,
+		   pkg->freeze_pending ? pkg->freeze_at : 0, pkg->pmi_pending);
 	seq_printf(m, "pkg%u ubox fixed ctl=0x%08x ctr=0x%012llx total=%llu counting=%d\n",
 		   pkg->id, pkg->fixed.ctl, pkg->fixed.val, pkg->fixed.total,
 		   (pkg->fixed.ctl & SIM_FIXED_CTL_EN) && !pkg->global_frozen);
@@ -480,7 +487,7 @@ static int sim_state_show(struct seq_file *m, void *v)
 		sim_pkg_advance(&s->pkg, now);
 		*snap = s->pkg;
 		sim_unlock(s, flags);
-		sim_show_pkg(m, snap);
+		sim_show_pkg(m, snap, s);
 	}
 	kfree(snap);
 	return 0;
@@ -512,6 +519,9 @@ static ssize_t sim_reset_stats_write(struct file *file,
 		sim_lock(s, &flags);
 		sim_pkg_reset_stats(&s->pkg);
 		sim_unlock(s, flags);
+		atomic64_set(&s->pmis_sent, 0);
+		atomic64_set(&s->pmis_dropped, 0);
+		atomic64_set(&s->nmi_busy, 0);
 	}
 	return len;
 }
