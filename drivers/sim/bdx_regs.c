@@ -632,6 +632,14 @@ static int sim_decode(struct sim_pkg *pkg, u32 msr, struct sim_loc *loc)
 	return -EIO;
 }
 
+/* Would an access to @msr be answered (not -EIO)? No side effects. */
+bool sim_msr_exists(struct sim_pkg *pkg, u32 msr)
+{
+	struct sim_loc loc;
+
+	return !sim_decode(pkg, msr, &loc);
+}
+
 int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val)
 {
 	struct sim_loc loc;

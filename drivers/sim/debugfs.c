@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test interface of the simulator in /sys/kernel/debug/uncore_sim/: event
- * injection, counter preload, sim clock control and a state dump. The
- * grammar is documented in Documentation/simulator.rst.
+ * injection, counter preload, MSR writes, sim clock control and a state
+ * dump. The grammar is documented in Documentation/simulator.rst.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -40,6 +40,7 @@ enum sim_key {
 	SIM_K_PKT1,
 	SIM_K_CTR,
 	SIM_K_VALUE,
+	SIM_K_MSR,
 	SIM_K_NR,
 };
 
@@ -70,6 +71,7 @@ static const struct {
 	[SIM_K_PKT1]	= { "pkt1",	U32_MAX },
 	[SIM_K_CTR]	= { "ctr",	SIM_NR_CTRS - 1 },
 	[SIM_K_VALUE]	= { "value",	U64_MAX },
+	[SIM_K_MSR]	= { "msr",	U32_MAX },
 };
 
 #define SIM_INJECT_KEYS		(GENMASK(SIM_K_PKT1, SIM_K_PKG))
@@ -80,13 +82,23 @@ static const struct {
 				 BIT(SIM_K_VALUE))
 #define SIM_COUNTER_NEEDED	(BIT(SIM_K_PKG) | BIT(SIM_K_BOX) | \
 				 BIT(SIM_K_CTR) | BIT(SIM_K_VALUE))
+#define SIM_MSR_KEYS		(BIT(SIM_K_PKG) | BIT(SIM_K_MSR) | \
+				 BIT(SIM_K_VALUE))
 
-/* One parsed line of "inject" or "counter". */
+/* What a line written to a command file does. */
+enum sim_cmd_kind {
+	SIM_CMD_INJECT,
+	SIM_CMD_COUNTER,
+	SIM_CMD_MSR,
+};
+
+/* One parsed line of "inject", "counter" or "msr". */
 struct sim_cmd {
 	unsigned int pkg;
 	struct sim_event ev;
 	unsigned int ctr;
 	u64 value;
+	u32 msr;
 };
 
 static struct dentry *sim_dir;
@@ -158,7 +170,8 @@ static const struct sim_box *sim_present_box(unsigned int pkg,
 	return box && box->present ? box : NULL;
 }
 
-static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
+static int sim_parse_cmd(char *line, enum sim_cmd_kind kind,
+			 struct sim_cmd *cmd)
 {
 	struct sim_event *ev = &cmd->ev;
 	const struct sim_box *box;
@@ -169,9 +182,12 @@ static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
 	u64 prod;
 	int ret;
 
-	if (counter)
+	if (kind == SIM_CMD_COUNTER)
 		ret = sim_parse_kv(line, SIM_COUNTER_KEYS, SIM_COUNTER_NEEDED,
 				   v, &ev->type, &seen);
+	else if (kind == SIM_CMD_MSR)
+		ret = sim_parse_kv(line, SIM_MSR_KEYS, SIM_MSR_KEYS, v,
+				   &ev->type, &seen);
 	else
 		ret = sim_parse_kv(line, SIM_INJECT_KEYS, SIM_INJECT_NEEDED,
 				   v, &ev->type, &seen);
@@ -179,11 +195,18 @@ static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
 		return ret;
 
 	cmd->pkg = v[SIM_K_PKG];
+	if (kind == SIM_CMD_MSR) {
+		cmd->msr = v[SIM_K_MSR];
+		cmd->value = v[SIM_K_VALUE];
+		/* What exists never changes: no lock needed to ask. */
+		return sim_msr_exists(&sim_sockets[cmd->pkg].pkg, cmd->msr) ?
+		       0 : -EINVAL;
+	}
 	ev->idx = v[SIM_K_IDX];
 	box = sim_present_box(cmd->pkg, ev->type, ev->idx);
 	if (!box)
 		return -EINVAL;
-	if (counter) {
+	if (kind == SIM_CMD_COUNTER) {
 		cmd->ctr = v[SIM_K_CTR];
 		cmd->value = v[SIM_K_VALUE];
 		if ((box->type == SIM_UBOX || box->type == SIM_IMC) &&
@@ -218,16 +241,18 @@ static int sim_parse_cmd(char *line, bool counter, struct sim_cmd *cmd)
 	return 0;
 }
 
-static void sim_apply_cmd(const struct sim_cmd *cmd, bool counter)
+static void sim_apply_cmd(const struct sim_cmd *cmd, enum sim_cmd_kind kind)
 {
 	struct sim_socket *s = &sim_sockets[cmd->pkg];
 	unsigned long flags;
 	u64 now = sim_clock_now();
 
 	sim_lock(s, &flags);
-	if (counter)
+	if (kind == SIM_CMD_COUNTER)
 		sim_set_counter(&s->pkg, now, cmd->ev.type, cmd->ev.idx,
 				cmd->ctr, cmd->value);
+	else if (kind == SIM_CMD_MSR)
+		sim_msr_write(&s->pkg, now, cmd->msr, cmd->value);
 	else
 		sim_inject(&s->pkg, now, &cmd->ev);
 	sim_unlock(s, flags);
@@ -242,7 +267,7 @@ static char *sim_copy_in(const char __user *ubuf, size_t len)
 
 /* All lines are parsed before any is applied: a bad line changes nothing. */
 static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
-			     bool counter)
+			     enum sim_cmd_kind kind)
 {
 	struct sim_cmd *cmds;
 	unsigned int n = 0, i;
@@ -266,14 +291,14 @@ static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
 		line = strim(line);
 		if (!*line)
 			continue;
-		if (sim_parse_cmd(line, counter, &cmds[n])) {
+		if (sim_parse_cmd(line, kind, &cmds[n])) {
 			ret = -EINVAL;
 			goto out;
 		}
 		n++;
 	}
 	for (i = 0; i < n; i++)
-		sim_apply_cmd(&cmds[i], counter);
+		sim_apply_cmd(&cmds[i], kind);
 out:
 	kfree(cmds);
 	kfree(buf);
@@ -283,13 +308,19 @@ out:
 static ssize_t sim_inject_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
-	return sim_cmd_write(ubuf, len, false);
+	return sim_cmd_write(ubuf, len, SIM_CMD_INJECT);
 }
 
 static ssize_t sim_counter_write(struct file *file, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
-	return sim_cmd_write(ubuf, len, true);
+	return sim_cmd_write(ubuf, len, SIM_CMD_COUNTER);
+}
+
+static ssize_t sim_msr_write_file(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	return sim_cmd_write(ubuf, len, SIM_CMD_MSR);
 }
 
 static const struct file_operations sim_inject_fops = {
@@ -303,6 +334,13 @@ static const struct file_operations sim_counter_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= sim_counter_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations sim_msr_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= sim_msr_write_file,
 	.llseek	= noop_llseek,
 };
 
@@ -539,6 +577,7 @@ void sim_debugfs_init(void)
 	debugfs_create_file("inject", 0200, sim_dir, NULL, &sim_inject_fops);
 	debugfs_create_file("counter", 0200, sim_dir, NULL,
 			    &sim_counter_fops);
+	debugfs_create_file("msr", 0200, sim_dir, NULL, &sim_msr_fops);
 	debugfs_create_file("clock", 0600, sim_dir, NULL, &sim_clock_fops);
 	debugfs_create_file("state", 0400, sim_dir, NULL, &sim_state_fops);
 	debugfs_create_file("reset_stats", 0200, sim_dir, NULL,

@@ -421,6 +421,7 @@ void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns);
 bool sim_pkg_take_pmi(struct sim_pkg *pkg, u64 now_ns, u32 *core_sel,
 		      bool *wake);
+bool sim_msr_exists(struct sim_pkg *pkg, u32 msr);
 int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val);
 int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val);
 struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
