@@ -32,6 +32,10 @@ DEBUG_SKIP=${UNCORE_DEBUG_SKIP:-t_85}
 # takes minutes under KASAN and TCG, so the debug guest lists mainline's
 # aliases only (the stock guests check the full set).
 DEBUG_PMU_ARGS=${UNCORE_DEBUG_PMU_ARGS:-all_aliases=0}
+# `UNCORE_TESTS=t_35,t_90 make check` runs only those test files in the stock
+# and debug guests (KUnit still runs in full); for iterating on one test.
+ONLY=()
+[ -z "${UNCORE_TESTS:-}" ] || ONLY=("uncore.tests=$UNCORE_TESTS")
 
 passed=0 failed=0 skipped=0
 fail_step() { echo "  FAIL $*"; failed=$((failed + 1)); }
@@ -74,7 +78,8 @@ check_stock() {
 	local v
 	v=$(stock_version)
 	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "stock: module build"; return; }
-	guest stock "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" 8,sockets=2 "" loglevel=7
+	guest stock "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" 8,sockets=2 "" loglevel=7 \
+		"${ONLY[@]}"
 }
 
 # More packages (E7 v4 goes to 8): discovery through the node-ID map, CAPID4
@@ -97,7 +102,7 @@ check_debug() {
 	guest debug "$kdir/arch/x86/boot/bzImage" "$(cat "$kdir/include/config/kernel.release")" \
 		"$BUILD/debug" "$DEBUG_TIMEOUT" "$DEBUG_SMP" "$kunit" loglevel=7 kmemleak=on \
 		"uncore.timeout_scale=$DEBUG_SCALE" "uncore.skip=$DEBUG_SKIP" \
-		"uncore.pmu_args=$DEBUG_PMU_ARGS"
+		"uncore.pmu_args=$DEBUG_PMU_ARGS" "${ONLY[@]}"
 }
 
 main() {
