@@ -111,3 +111,19 @@ sim_violations() {
 
 # BOX_STATUS of box $2 (e.g. cbox0, pcu) in package $1, as a number.
 sim_box_status() { printf '%d' "$(sim_state | sed -n "s/^pkg$1 $2 status=\(0x[0-9a-f]*\).*/\1/p")"; }
+
+# sim_settle PKG: wait (10 s, scaled) until package PKG has no overflow in
+# flight: no freeze pending or in effect, no PMI owed, global status clear
+# (the driver's handler ran). Injections made before it returns would be
+# dropped by a freeze; a test that wants every event counted waits here.
+sim_settle() {
+	_n=$((100 * ${UNCORE_TIMEOUT_SCALE:-1}))
+	while [ "$_n" -gt 0 ]; do
+		sim_state | grep -q "^pkg$1 global .* status=0x0* .* frozen=0 freeze_pending=0 .* pmi_owed=0" &&
+			return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	diag "package $1 did not settle: $(sim_state | grep "^pkg$1 global")"
+	return 1
+}
