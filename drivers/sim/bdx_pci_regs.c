@@ -298,6 +298,7 @@ int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 	if (reg == SIM_P_NONE)
 		return -ENOENT;
 	pkg->stats.pci_writes++;
+	pkg->carry_check = true;
 	/* Account the old programming up to now before changing it. */
 	sim_pkg_advance(pkg, now_ns);
 
@@ -381,6 +382,40 @@ void sim_pci_boxes_advance(struct sim_pkg *pkg, u64 du, u64 dd, u64 dq)
 			continue;
 		sim_ctr_overflow(pkg, box, BIT(4), f->ctl & SIM_FIXED_CTL_OV_EN,
 				 sim_pci_gsts_bit(box));
+	}
+}
+
+/* sim_pkg_next_carry() for the PCI boxes: the clocks of the function above. */
+void sim_pci_boxes_next_carry(const struct sim_pkg *pkg, u64 *at)
+{
+	u64 ut = pkg->uclk_ticks, dt = pkg->dclk_ticks;
+	unsigned int i;
+
+	for (i = 0; i < SIM_NR_HA; i++)
+		sim_box_next_carry(pkg, &pkg->ha[i], SIM_EV_CLOCKTICKS, ut,
+				   pkg->uclk_hz, at);
+	sim_box_next_carry(pkg, &pkg->irp, SIM_EV_CLOCKTICKS, ut, pkg->uclk_hz,
+			   at);
+	sim_box_next_carry(pkg, &pkg->r2pcie, SIM_EV_R_CLOCKTICKS, ut,
+			   pkg->uclk_hz, at);
+	for (i = 0; i < SIM_NR_R3QPI; i++)
+		sim_box_next_carry(pkg, &pkg->r3qpi[i], SIM_EV_R_CLOCKTICKS, ut,
+				   pkg->uclk_hz, at);
+	for (i = 0; i < SIM_NR_QPI; i++)
+		sim_box_next_carry(pkg, &pkg->qpi[i], SIM_EV_QPI_CLOCKTICKS,
+				   pkg->qclk_ticks, pkg->qclk_hz, at);
+	for (i = 0; i < SIM_NR_IMC; i++) {
+		const struct sim_box *box = &pkg->imc[i];
+		const struct sim_ctr *f = &box->fixed;
+
+		sim_box_next_carry(pkg, box, SIM_EV_CLOCKTICKS, dt,
+				   pkg->dclk_hz, at);
+		if (!box->present || box->frozen || (box->status & BIT(4)) ||
+		    (pkg->global_status & BIT_ULL(sim_pci_gsts_bit(box))) ||
+		    (f->ctl & (SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN)) !=
+		    (SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN))
+			continue;
+		*at = min(*at, sim_carry_ns(f, dt, pkg->dclk_hz));
 	}
 }
 

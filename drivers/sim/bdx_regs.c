@@ -341,6 +341,13 @@ void sim_ctr_clear(struct sim_ctr *c)
  * r >= thresh (or r < thresh inverted); edge detect counts its rising edges.
  * PCU occupancy events apply occ_invert/occ_edge_det the same way (2.8.2.2).
  */
+static u32 sim_ctl_thresh(const struct sim_box *box, u32 ctl)
+{
+	if (box->type == SIM_UBOX || box->type == SIM_PCU)
+		return FIELD_GET(SIM_CTL_THRESH5, ctl);
+	return FIELD_GET(SIM_CTL_THRESH8, ctl);
+}
+
 static u64 sim_pipeline(const struct sim_box *box, struct sim_ctr *c,
 			u64 r, u64 n)
 {
@@ -351,10 +358,7 @@ static u64 sim_pipeline(const struct sim_box *box, struct sim_ctr *c,
 	u32 thresh;
 	u64 add;
 
-	if (box->type == SIM_UBOX || box->type == SIM_PCU)
-		thresh = FIELD_GET(SIM_CTL_THRESH5, ctl);
-	else
-		thresh = FIELD_GET(SIM_CTL_THRESH8, ctl);
+	thresh = sim_ctl_thresh(box, ctl);
 	if (box->type == SIM_PCU && (ctl & SIM_EV_PCU_OCCUPANCY)) {
 		invert |= !!(ctl & SIM_PCU_CTL_OCC_INVERT);
 		edge |= !!(ctl & SIM_PCU_CTL_OCC_EDGE);
@@ -420,6 +424,84 @@ void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
 		    sim_ctr_counting(pkg, box, c))
 			sim_count(pkg, box, i, 1, ticks);
 	}
+}
+
+/**
+ * sim_carry_ns() - when a counter counting a clock carries out of bit 47
+ * @c: the counter, counting one per tick
+ * @ticks: the clock's ticks since sim time 0 at the package's now_ns
+ * @hz: the clock's rate
+ *
+ * Return: the first sim time at which sim_pkg_step() finds the carry.
+ */
+u64 sim_carry_ns(const struct sim_ctr *c, u64 ticks, u64 hz)
+{
+	u64 tick = ticks + (SIM_CTR_MASK - c->val) + 1;
+	u64 t = mul_u64_u64_div_u64(tick, NSEC_PER_SEC, hz);
+
+	/* The first t with sim_ticks(t) >= tick. */
+	return sim_ticks(t, hz) < tick ? t + 1 : t;
+}
+
+/**
+ * sim_box_next_carry() - earliest overflow message of a box's clock counters
+ * @pkg: package state
+ * @box: the box
+ * @ev_sel: its clock event (ev_sel_ext clear)
+ * @ticks: that clock's ticks since sim time 0 at @pkg->now_ns
+ * @hz: that clock's rate
+ * @at: lowered to the sim time of the first carry that sends a message
+ *
+ * Only counters whose carry time is exact are looked at: counting the
+ * clock one per tick (no threshold), ov_en set, their box status bit and
+ * their group's global status bit clear (else the carry sends nothing).
+ */
+void sim_box_next_carry(const struct sim_pkg *pkg, const struct sim_box *box,
+			u8 ev_sel, u64 ticks, u64 hz, u64 *at)
+{
+	unsigned int i, bit;
+
+	if (!box->present || !sim_box_gsts_bit(box, &bit) ||
+	    (pkg->global_status & BIT_ULL(bit)))
+		return;
+	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
+		const struct sim_ctr *c = &box->ctr[i];
+
+		if (FIELD_GET(SIM_CTL_EV_SEL, c->ctl) != ev_sel ||
+		    (c->ctl & SIM_CTL_EV_SEL_EXT) || !(c->ctl & SIM_CTL_OV_EN) ||
+		    sim_ctl_thresh(box, c->ctl) || (box->status & BIT(i)) ||
+		    !sim_ctr_counting(pkg, box, c))
+			continue;
+		*at = min(*at, sim_carry_ns(c, ticks, hz));
+	}
+}
+
+/**
+ * sim_pkg_next_carry() - when a clock-driven counter next asks for a freeze
+ * @pkg: package state, advanced to its now_ns
+ *
+ * Counters that count a clock overflow with no access to tell the model
+ * time has passed; the caller arms a timer for the time returned, so that
+ * the freeze and PMI come when they would on the part. Nothing counts in
+ * a frozen package, and one with a freeze pending asks for no other.
+ *
+ * Return: sim time of the next such carry, U64_MAX if none is due.
+ */
+u64 sim_pkg_next_carry(const struct sim_pkg *pkg)
+{
+	const struct sim_ctr *f = &pkg->fixed;
+	u64 at = U64_MAX;
+
+	if (pkg->global_frozen || pkg->freeze_pending)
+		return U64_MAX;
+	if ((f->ctl & SIM_FIXED_CTL_EN) && (f->ctl & SIM_FIXED_CTL_OV_EN) &&
+	    !(pkg->global_status & BIT_ULL(SIM_GSTS_OV_U_FIXED)))
+		at = sim_carry_ns(f, pkg->uclk_ticks, pkg->uclk_hz);
+	/* CBo and SBo send no message: only the PCU among the MSR boxes. */
+	sim_box_next_carry(pkg, &pkg->pcu, SIM_EV_CLOCKTICKS, pkg->pclk_ticks,
+			   pkg->pclk_hz, &at);
+	sim_pci_boxes_next_carry(pkg, &at);
+	return at;
 }
 
 /*
@@ -810,6 +892,7 @@ int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val)
 		pkg->stats.msr_faults++;
 		return -EIO;
 	}
+	pkg->carry_check = true;
 	/* Account the old programming up to now before changing it. */
 	sim_pkg_advance(pkg, now_ns);
 
@@ -971,6 +1054,7 @@ int sim_inject(struct sim_pkg *pkg, u64 now_ns, const struct sim_event *ev)
 	if (!box || !box->present)
 		return -EINVAL;
 	sim_pkg_advance(pkg, now_ns);
+	pkg->carry_check = true;
 
 	pkg->stats.inject_lines++;
 	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
@@ -998,6 +1082,7 @@ int sim_set_counter(struct sim_pkg *pkg, u64 now_ns, enum sim_box_type type,
 
 	if (!box || !box->present)
 		return -EINVAL;
+	pkg->carry_check = true;
 	if (type == SIM_UBOX && ctr == SIM_CTR_FIXED)
 		c = &pkg->fixed;
 	else if (type == SIM_IMC && ctr == SIM_CTR_FIXED)

@@ -51,6 +51,8 @@ MODULE_PARM_DESC(freeze_delay_ns,
 /* Width of GLOBAL_CTL.pmi_core_sel. */
 #define SIM_PMI_CORES		18
 #define SIM_NMI_NAME		"uncore_sim"
+/* Shortest wait for a clock-driven carry (see sim_pmi_work()). */
+#define SIM_CARRY_MIN_NS	1000
 
 /**
  * struct sim_pmi_cpu - PMI delivery state of one CPU
@@ -138,7 +140,7 @@ static void sim_unlock_kick(struct sim_socket *s, unsigned long flags,
 	const struct sim_pkg *pkg = &s->pkg;
 
 	if (kick && !READ_ONCE(sim_pmi_stopping) &&
-	    (pkg->freeze_pending || pkg->pmi_pending))
+	    (pkg->freeze_pending || pkg->pmi_pending || pkg->carry_check))
 		irq_work_queue(&s->pmi_work);
 	raw_spin_unlock(&s->lock);
 	this_cpu_write(sim_pmi_cpus.in_lock, false);
@@ -150,9 +152,9 @@ static void sim_unlock_kick(struct sim_socket *s, unsigned long flags,
  * @s: the package
  * @flags: IRQ state sim_lock() saved
  *
- * If the package has a freeze pending or a PMI owed, its irq_work is
- * queued (again): it (re)arms the timer for the freeze as sim time now
- * stands.
+ * If the package has a freeze pending or a PMI owed, or a write may have
+ * moved the next carry of a clock-driven counter, its irq_work is queued
+ * (again): it (re)arms the timer as sim time now stands.
  */
 void sim_unlock(struct sim_socket *s, unsigned long flags)
 	__releases(&s->lock)
@@ -168,6 +170,7 @@ void sim_pmi_kick_all(void)
 
 	for (p = 0; p < sim_nr_pkgs; p++) {
 		sim_lock(&sim_sockets[p], &flags);
+		sim_sockets[p].pkg.carry_check = true;
 		sim_unlock(&sim_sockets[p], flags);
 	}
 }
@@ -175,24 +178,36 @@ void sim_pmi_kick_all(void)
 /*
  * Arm the timer to expire when sim time reaches the pending freeze: at
  * once if it already has, if the sim clock is frozen (only the timer can
- * then apply the freeze), or if only a PMI is owed.
+ * then apply the freeze), or if only a PMI is owed. With nothing pending,
+ * arm it for the next carry of a clock-driven counter with ov_en, if any:
+ * nothing else would bring the model to that time.
  */
 static void sim_pmi_work(struct irq_work *work)
 {
 	struct sim_socket *s = container_of(work, struct sim_socket, pmi_work);
-	const struct sim_pkg *pkg = &s->pkg;
+	struct sim_pkg *pkg = &s->pkg;
 	unsigned long flags;
 	u64 now, delay = 0;
 	bool arm;
 
 	sim_lock(s, &flags);
 	now = sim_clock_now();
-	arm = !READ_ONCE(sim_pmi_stopping) &&
-	      (pkg->freeze_pending || pkg->pmi_pending);
+	if (pkg->carry_check) {
+		pkg->carry_check = false;
+		sim_pkg_advance(pkg, now);
+		s->carry_at = sim_clock_frozen() ? U64_MAX :
+			      sim_pkg_next_carry(pkg);
+	}
+	arm = pkg->freeze_pending || pkg->pmi_pending;
 	if (pkg->freeze_pending && !sim_clock_frozen() && pkg->freeze_at > now)
 		delay = pkg->freeze_at - now;
+	if (!arm && s->carry_at != U64_MAX) {
+		arm = true;
+		/* At least 1 us: a carry found already past is a model bug. */
+		delay = max(s->carry_at, now + SIM_CARRY_MIN_NS) - now;
+	}
 	sim_unlock_kick(s, flags, false);
-	if (arm)
+	if (arm && !READ_ONCE(sim_pmi_stopping))
 		hrtimer_start(&s->pmi_timer, ns_to_ktime(delay),
 			      HRTIMER_MODE_REL_HARD);
 }
@@ -302,18 +317,31 @@ static void sim_pmi_deliver(struct sim_socket *s, u32 core_sel, bool wake)
 	}
 }
 
-/* Sim time has reached the pending freeze, or the sim clock is frozen. */
+/*
+ * Sim time has reached the pending freeze, or the sim clock is frozen, or
+ * a clock-driven counter's carry is due. The last only brings the model
+ * to now, which finds the carry and asks for a freeze; the irq_work then
+ * times that freeze and the next carry.
+ */
 static enum hrtimer_restart sim_pmi_timer_fn(struct hrtimer *timer)
 {
 	struct sim_socket *s = container_of(timer, struct sim_socket,
 					    pmi_timer);
+	struct sim_pkg *pkg = &s->pkg;
 	unsigned long flags;
 	u32 core_sel = 0;
-	bool wake = false, pmi;
+	bool wake = false, pmi = false;
+	u64 now;
 
 	sim_lock(s, &flags);
-	pmi = sim_pkg_take_pmi(&s->pkg, sim_clock_now(), &core_sel, &wake);
-	sim_unlock_kick(s, flags, false);
+	now = sim_clock_now();
+	if (pkg->pmi_pending || (pkg->freeze_pending &&
+				 (sim_clock_frozen() || pkg->freeze_at <= now)))
+		pmi = sim_pkg_take_pmi(pkg, now, &core_sel, &wake);
+	else
+		sim_pkg_advance(pkg, now);
+	pkg->carry_check = true;
+	sim_unlock(s, flags);
 	if (pmi)
 		sim_pmi_deliver(s, core_sel, wake);
 	return HRTIMER_NORESTART;
@@ -355,6 +383,7 @@ int sim_pmi_init(void)
 		hrtimer_init(&s->pmi_timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_HARD);
 		s->pmi_timer.function = sim_pmi_timer_fn;
+		s->carry_at = U64_MAX;
 	}
 	return register_nmi_handler(NMI_LOCAL, sim_nmi_handler, NMI_FLAG_FIRST,
 				    SIM_NMI_NAME);

@@ -269,6 +269,8 @@ struct sim_stats {
  *	taken by sim_pkg_take_pmi() yet
  * @pmi_core_sel: GLOBAL_CTL.pmi_core_sel when that freeze took effect
  * @pmi_wake: GLOBAL_CTL.wk_on_pmi when that freeze took effect
+ * @carry_check: a write may have changed when a clock-driven counter next
+ *	overflows; sim_pkg_next_carry() should be asked again
  * @global_ctl: readable part of U_MSR_PMON_GLOBAL_CTL
  * @global_status: U_MSR_PMON_GLOBAL_STATUS
  * @global_config: U_MSR_PMON_GLOBAL_CONFIG
@@ -308,6 +310,7 @@ struct sim_pkg {
 	bool pmi_pending;
 	u32 pmi_core_sel;
 	bool pmi_wake;
+	bool carry_check;
 	u32 global_ctl;
 	u64 global_status;
 	u32 global_config;
@@ -379,7 +382,8 @@ struct sim_event {
  * @pmi_work: queued (NMI-safe) when @pkg has a freeze pending or a PMI owed;
  *	arms @pmi_timer
  * @pmi_timer: expires when sim time reaches the pending freeze; takes the
- *	PMI and delivers it
+ *	PMI and delivers it. Also expires at @carry_at.
+ * @carry_at: sim_pkg_next_carry() as last asked, U64_MAX for none
  * @pmis_sent: PMIs claimed by the simulator's NMI handler on a CPU of this
  *	package
  * @pmis_dropped: PMIs not sent: wk_on_pmi = 0 and the target core idle,
@@ -392,6 +396,7 @@ struct sim_socket {
 	struct sim_pkg pkg;
 	struct irq_work pmi_work;
 	struct hrtimer pmi_timer;
+	u64 carry_at;
 	atomic64_t pmis_sent;
 	atomic64_t pmis_dropped;
 	atomic64_t nmi_busy;
@@ -421,6 +426,7 @@ void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns);
 bool sim_pkg_take_pmi(struct sim_pkg *pkg, u64 now_ns, u32 *core_sel,
 		      bool *wake);
+u64 sim_pkg_next_carry(const struct sim_pkg *pkg);
 bool sim_msr_exists(struct sim_pkg *pkg, u32 msr);
 int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val);
 int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val);
@@ -450,6 +456,9 @@ void sim_ctr_overflow(struct sim_pkg *pkg, struct sim_box *box, u32 st_bit,
 		      bool ov_en, unsigned int gsts_bit);
 void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
 		    u64 ticks);
+u64 sim_carry_ns(const struct sim_ctr *c, u64 ticks, u64 hz);
+void sim_box_next_carry(const struct sim_pkg *pkg, const struct sim_box *box,
+			u8 ev_sel, u64 ticks, u64 hz, u64 *at);
 
 /* bdx_pci_regs.c: the PCI boxes' config-space registers. */
 #define SIM_PCI_FN_PMON		0	/* the box's PMON function */
@@ -460,6 +469,7 @@ int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 		      int fn, unsigned int off, u32 val);
 bool sim_pci_reg_is_ctr(const struct sim_box *box, int fn, unsigned int off);
 void sim_pci_boxes_advance(struct sim_pkg *pkg, u64 du, u64 dd, u64 dq);
+void sim_pci_boxes_next_carry(const struct sim_pkg *pkg, u64 *at);
 bool sim_pci_match(const struct sim_box *box, const struct sim_ctr *c,
 		   const struct sim_event *ev);
 unsigned int sim_pci_gsts_bit(const struct sim_box *box);

@@ -825,6 +825,52 @@ static void sim_test_take_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkg->stats.frozen_drops, 3);
 }
 
+/*
+ * A clock-driven counter with ov_en carries with no access to tell the
+ * model: sim_pkg_next_carry() says when, to the ns, for the PCU (PCLK),
+ * the UBox fixed counter (UCLK) and a PCI box (HA, UCLK). A counter
+ * without ov_en, or with a threshold, asks for nothing, nor does a package
+ * with a freeze pending.
+ */
+static void sim_test_next_carry(struct kunit *test)
+{
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	struct sim_box *ha = &pkg->ha[1];
+
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), U64_MAX);
+	/* 800 PCLK ticks from t = 1000 ns: the carry is at 2000 ns. */
+	wr(test, pkg, 1000, PCU(BOX_CTL), UNFRZ);
+	wr(test, pkg, 1000, PCU(PCU_CTR(0)), TOP - 800);
+	wr(test, pkg, 1000, PCU(CTL(0)), EV(0x00, 0));
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), U64_MAX);
+	wr(test, pkg, 1000, PCU(CTL(0)), EV(0x00, 0) | THR(1) | SIM_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), U64_MAX);
+	wr(test, pkg, 1000, PCU(CTL(0)), EV(0x00, 0) | SIM_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), 2000);
+
+	/* UCLK 2 GHz: 1001 ticks from 1000 ns carry at 1500.5, found at 1501. */
+	wr(test, pkg, 1000, SIM_MSR_U_FIXED_CTR, TOP - 1001);
+	wr(test, pkg, 1000, SIM_MSR_U_FIXED_CTL,
+	   SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), 1501);
+
+	/* HA CLOCKTICKS on counter 0 (0xa0/0xa4, control 0xd8). */
+	pwr(test, pkg, 1000, ha, PMON, 0xf4, UNFRZ);
+	pwr(test, pkg, 1000, ha, PMON, 0xa4, 0xffff);
+	pwr(test, pkg, 1000, ha, PMON, 0xa0, 0xffffffff - 99);
+	pwr(test, pkg, 1000, ha, PMON, 0xd8, EV(0, 0) | SIM_CTL_OV_EN);
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), 1050);
+
+	/* Exact: one ns before, nothing; at the time, the freeze. */
+	rd(test, pkg, 1049, GSTS);
+	KUNIT_EXPECT_FALSE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_EQ(test, rd(test, pkg, 1050, GSTS),
+			BIT(SIM_GSTS_OV_H0 + 1));
+	KUNIT_EXPECT_TRUE(test, pkg->freeze_pending);
+	KUNIT_EXPECT_EQ(test, sim_pkg_next_carry(pkg), U64_MAX);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
 static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_enable_hierarchy),
 	KUNIT_CASE(sim_test_rst),
@@ -843,6 +889,7 @@ static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_overflow_burst),
 	KUNIT_CASE(sim_test_overflow_fixed),
 	KUNIT_CASE(sim_test_take_pmi),
+	KUNIT_CASE(sim_test_next_carry),
 	{}
 };
 
