@@ -10,6 +10,8 @@
 
 #include "../../drivers/sim/bdx_regs.c"
 #include "../../drivers/sim/bdx_pci_regs.c"
+/* The driver's pure arithmetic, for the freeze-window test. */
+#include "../../drivers/uncore/logic.c"
 
 #define UCLK_HZ		2000000000ULL
 #define DCLK_HZ		1000000000ULL
@@ -871,6 +873,77 @@ static void sim_test_next_carry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
 }
 
+/*
+ * Freeze-window accounting: the driver's arithmetic (drivers/uncore/logic.c)
+ * run as its PMI handler runs it, on the model. A UBox event sampled at
+ * period 100 counts on between its overflow and the freeze: those counts
+ * belong to the next period. While the package is frozen nothing counts;
+ * the counting events beside it (the UBox fixed counter, PCU CLOCKTICKS)
+ * hold exactly the clock ticks of the time the package ran.
+ */
+static void sim_test_freeze_window(struct kunit *test)
+{
+	static const u64 bursts[] = { 99, 2, 350, 7, 1000, 43, 100, 299, 3 };
+	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
+	const u64 period = 100, round = 10000;
+	u64 counted = 0, samples = 0, ran = 0, drops = 0, prev;
+	s64 left = period, next;
+	unsigned int i;
+
+	wr(test, pkg, 0, SIM_MSR_U_FIXED_CTL, SIM_FIXED_CTL_EN);
+	wr(test, pkg, 0, PCU(BOX_CTL), UNFRZ);
+	wr(test, pkg, 0, PCU(CTL(1)), EV(0, 0));
+	prev = uncore_preload(left, 48);
+	wr(test, pkg, 0, U_CTR(0), prev);
+	wr(test, pkg, 0, U_CTL(0), UEV);
+
+	for (i = 0; i < ARRAY_SIZE(bursts); i++) {
+		u64 t = i * round, h = t + 3000, a = bursts[i] / 2, v;
+		u64 frozen_at = 0, gsts, bsts;
+
+		/* Half the burst, the rest halfway into the freeze delay. */
+		KUNIT_EXPECT_EQ(test, uinj(pkg, t, a), 1);
+		KUNIT_EXPECT_EQ(test, uinj(pkg, t + FREEZE_DELAY / 2,
+					   bursts[i] - a), 1);
+		counted += bursts[i];
+		if (pkg->freeze_pending) {
+			frozen_at = pkg->freeze_at;
+			/* Frozen by now: these are lost to every counter. */
+			KUNIT_EXPECT_EQ(test, uinj(pkg, h - 500, 5), 0);
+			KUNIT_EXPECT_EQ(test, pkg->stats.frozen_drops, ++drops);
+		}
+		gsts = rd(test, pkg, h, GSTS);
+		bsts = rd(test, pkg, h, SIM_MSR_U_BOX_STATUS);
+		KUNIT_EXPECT_EQ(test, gsts, frozen_at ? OV_U : 0);
+		KUNIT_EXPECT_EQ(test, bsts, frozen_at ? BIT(0) : 0);
+
+		/* The handler, or a poll when nothing overflowed. */
+		v = rd(test, pkg, h, U_CTR(0));
+		left -= uncore_delta(prev, v, 48);
+		samples += uncore_samples_due(left, period, &next);
+		left = next;
+		prev = v;
+		if (frozen_at) {
+			prev = uncore_preload(left, 48);
+			wr(test, pkg, h, U_CTR(0), prev);
+			wr(test, pkg, h, SIM_MSR_U_BOX_STATUS, bsts);
+			wr(test, pkg, h, GSTS, gsts);
+			wr(test, pkg, h, GCTL, SIM_GCTL_UNFRZ_ALL);
+		}
+		KUNIT_EXPECT_EQ(test, samples, div64_u64(counted, period));
+		KUNIT_EXPECT_EQ(test, (u64)left, period - counted % period);
+
+		ran += round - (frozen_at ? h - frozen_at : 0);
+		KUNIT_EXPECT_EQ(test, rd(test, pkg, t + round, SIM_MSR_U_FIXED_CTR),
+				ran * 2);
+		KUNIT_EXPECT_EQ(test, rd(test, pkg, t + round, PCU(PCU_CTR(1))),
+				ran * 4 / 5);
+	}
+	/* Overflows in the first half and in the window both happened. */
+	KUNIT_EXPECT_EQ(test, pkg->stats.freezes, 6);
+	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
+}
+
 static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_enable_hierarchy),
 	KUNIT_CASE(sim_test_rst),
@@ -890,6 +963,7 @@ static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_overflow_fixed),
 	KUNIT_CASE(sim_test_take_pmi),
 	KUNIT_CASE(sim_test_next_carry),
+	KUNIT_CASE(sim_test_freeze_window),
 	{}
 };
 
