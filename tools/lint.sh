@@ -29,9 +29,9 @@ run_checkpatch() {
 # lint_build NAME KDIR [--kunit]
 lint_build() {
 	local out
-	out=$("$REPO/tools/vm/build-modules.sh" "$@" -- C=2 2>&1) || finding "build ($1 $3) failed"
+	out=$("$REPO/tools/vm/build-modules.sh" "$@" -- C=2 2>&1) || finding "build ($1 ${3:-}) failed"
 	echo "$out"
-	if grep -qE '(warning|error):' <<<"$out"; then finding "compiler or sparse warnings ($1 $3)"; fi
+	if grep -qE '(warning|error):' <<<"$out"; then finding "compiler or sparse warnings ($1 ${3:-})"; fi
 }
 
 # The modules against the stock headers; the KUnit suites need a kernel with
