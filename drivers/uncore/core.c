@@ -14,6 +14,7 @@
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -44,7 +45,6 @@ static struct dentry *uncore_debugfs;
  * @nmi: NMIs claimed
  * @handled: passes of @work
  * @periods: sample periods that elapsed
- * @lost: periods that could not be sampled (perf recursion)
  *
  * Only @cpu touches this, in perf callbacks and the poll timer (IRQs off),
  * in @work (hardirq) and in the NMI handler, which reads @cpu and
@@ -60,7 +60,6 @@ struct uncore_pkg_pmi {
 	u64 nmi;
 	u64 handled;
 	u64 periods;
-	u64 lost;
 };
 
 static struct uncore_pkg_pmi *uncore_pmi;
@@ -365,6 +364,21 @@ const struct uncore_ops uncore_pci_ops = {
 
 /* ---- Counting ---------------------------------------------------------- */
 
+/*
+ * perf's tick fits a frequency event's period to the count since
+ * hwc->freq_count_stamp, taken as one tick's count. Setting the stamp one
+ * tick's worth of counts (at the current period and frequency) behind the
+ * count makes that fit return the period unchanged.
+ */
+static void uncore_freq_stamp(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 per_tick = div_u64(hwc->sample_period * event->attr.sample_freq,
+			       HZ);
+
+	hwc->freq_count_stamp = local64_read(&event->count) - per_tick;
+}
+
 static void uncore_event_update(struct uncore_box *box, struct perf_event *event)
 {
 	const struct uncore_type *type = box->pmu->type;
@@ -386,8 +400,11 @@ static void uncore_event_update(struct uncore_box *box, struct perf_event *event
 	delta = uncore_delta(prev, now, counter_width(type, event));
 	local64_add(delta, &event->count);
 	/* Whoever sees the counts, the period counts them down. */
-	if (is_sampling_event(event))
+	if (is_sampling_event(event)) {
 		local64_sub(delta, &hwc->period_left);
+		if (event->attr.freq)
+			uncore_freq_stamp(event);
+	}
 }
 
 /**
@@ -413,37 +430,6 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
 	return (u64)max_inc * type->clock_hz;
 }
 
-static void uncore_set_poll_period(struct uncore_box *box)
-{
-	const struct uncore_type *type = box->pmu->type;
-	u64 period = U64_MAX;
-	int i;
-
-	for (i = 0; i < box->n_events; i++) {
-		struct perf_event *event = box->events[i];
-		u64 rate = uncore_event_max_rate(type, event->attr.config);
-
-		period = min(period, uncore_poll_period_ns(counter_width(type, event),
-							   rate));
-	}
-	box->poll_ns = period;
-}
-
-static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
-{
-	struct uncore_box *box = container_of(hrtimer, struct uncore_box, hrtimer);
-	int i;
-
-	for (i = 0; i < box->n_events; i++) {
-		struct perf_event *event = box->events[i];
-
-		if (!(event->hw.state & PERF_HES_STOPPED))
-			uncore_event_update(box, event);
-	}
-	hrtimer_forward_now(hrtimer, ns_to_ktime(box->poll_ns));
-	return HRTIMER_RESTART;
-}
-
 /* ---- Overflow interrupts and sampling ---------------------------------- */
 
 /*
@@ -452,6 +438,27 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
  */
 #define UNCORE_THROTTLED	(~0ULL)
 
+/*
+ * Sampling keeps state in fields of the event's hw_perf_event that are
+ * the pmu's to use. The driver's throttle (uncore_emit()): the start of
+ * the current window in config_base, samples in it in event_base, and
+ * this flag in flags while it holds the event stopped. Frequency mode
+ * (uncore_freq_period()): the time of the last sample in last_tag, of the
+ * next in branch_reg.config.
+ */
+#define UNCORE_HWF_THROTTLED	BIT(0)
+
+static unsigned int sample_tick_us = 1000;
+module_param(sample_tick_us, uint, 0644);
+MODULE_PARM_DESC(sample_tick_us,
+		 "Period of the timer that samples boxes with no overflow interrupt (CBo, SBo), in us (default 1000, at least 10)");
+
+static unsigned int max_sample_rate = 100000;
+module_param(max_sample_rate, uint, 0644);
+MODULE_PARM_DESC(max_sample_rate,
+		 "Samples per second an event may take before the driver throttles it for a tick; perf's perf_event_max_sample_rate, which modules cannot read (default 100000, perf's default)");
+
+static void uncore_pmu_start(struct perf_event *event, int flags);
 static void uncore_pmu_stop(struct perf_event *event, int flags);
 
 /* A sampling event whose box signals overflows with a PMI. */
@@ -460,17 +467,26 @@ static bool uncore_pmi_event(struct perf_event *event)
 	return is_sampling_event(event) && event_box(event)->pmi_mask;
 }
 
-/*
- * Load a sampling event's counter so that it overflows when its period
- * ends. A countdown that ran out while the event was stopped, or that
- * perf's frequency code reset, starts a new period.
- */
-static void uncore_set_period(struct uncore_box *box, struct perf_event *event)
+/* A sampling event whose box cannot interrupt: the box's timer samples it. */
+static bool uncore_timer_event(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
+	return is_sampling_event(event) && !event_box(event)->pmi_mask;
+}
+
+static u64 uncore_sample_tick_ns(void)
+{
+	return (u64)max(READ_ONCE(sample_tick_us), 10U) * NSEC_PER_USEC;
+}
+
+/*
+ * Start a sampling event's countdown: a countdown that ran out while the
+ * event was stopped, or that perf's frequency code reset, starts a new
+ * period.
+ */
+static s64 uncore_period_begin(struct hw_perf_event *hwc)
+{
 	s64 period = hwc->sample_period;
 	s64 left = local64_read(&hwc->period_left);
-	u64 val;
 
 	if (left <= 0) {
 		left += period;
@@ -479,61 +495,203 @@ static void uncore_set_period(struct uncore_box *box, struct perf_event *event)
 		local64_set(&hwc->period_left, left);
 	}
 	hwc->last_period = period;
-	val = uncore_preload(left, counter_width(box->pmu->type, event));
+	return left;
+}
+
+/* Load a PMI event's counter so that it overflows when its period ends. */
+static void uncore_set_period(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 val;
+
+	val = uncore_preload(uncore_period_begin(hwc),
+			     counter_width(box->pmu->type, event));
 	box->pmu->type->ops->write_counter(box, event, val);
 	local64_set(&hwc->prev_count, val);
 }
 
+/* Samples an event may take in one tick: perf's max_samples_per_tick. */
+static unsigned int uncore_tick_limit(void)
+{
+	return max(DIV_ROUND_UP(READ_ONCE(max_sample_rate), HZ), 1U);
+}
+
 /*
- * Hand perf @n samples of @event, each one sample period.
+ * The driver's throttle: at most uncore_tick_limit() samples per event in
+ * any window of one tick, as perf allows. perf's own throttle only acts
+ * from the second sample of one perf_tp_event() call on, so a stream of
+ * single-sample PMIs would never meet it. Like perf, the sample that
+ * reaches the limit is still taken. Return: true if this sample does.
+ */
+
+static bool uncore_sample_throttles(struct hw_perf_event *hwc)
+{
+	u64 now = local_clock();
+	u64 limit = uncore_tick_limit();
+
+	if (now - hwc->config_base >= TICK_NSEC) {
+		hwc->config_base = now;
+		hwc->event_base = 0;
+	}
+	return ++hwc->event_base >= limit;
+}
+
+/*
+ * Stop @event until a tick has passed: the box's timer, set to run at
+ * least once a tick meanwhile, restarts it, unless perf's frequency tick
+ * does so first (it restarts every event it finds with hwc->interrupts
+ * at MAX_INTERRUPTS).
+ */
+static void uncore_throttle(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->interrupts = UNCORE_THROTTLED;
+	hwc->flags |= UNCORE_HWF_THROTTLED;
+	box->n_throttled++;
+	box->throttles++;
+	uncore_pmu_stop(event, 0);
+}
+
+/*
+ * The registers a sample reports: those the interrupt that runs the
+ * handler interrupted, else (never expected) the handler's own.
+ */
+static struct pt_regs *uncore_sample_regs(struct pt_regs *caller)
+{
+	struct pt_regs *regs = get_irq_regs();
+
+	if (regs)
+		return regs;
+	perf_fetch_caller_regs(caller);
+	return caller;
+}
+
+/*
+ * Hand perf @n samples of @event, each of @period counts, from @box.
  *
  * perf_event_overflow() is not exported to modules (Linux 6.1). The
  * exported way to the same sample output is perf_tp_event(): given a list
  * of events and a count, it feeds each event to perf's software-event
- * overflow code, which takes one sample per period elapsed in the count,
- * with perf's throttling (from the second sample of a call on), frequency
- * adjustment and ring buffer. The list holds this event alone; its
- * countdown is set so that the count given is exactly @n periods
- * (perf_swevent_set_period()), and the count perf adds to the event is
- * taken back, as the driver has counted it already. With
- * PERF_SAMPLE_PERIOD in period mode, perf makes one sample of a call with
- * the count as its period, so there it is one call per sample.
+ * overflow code, which takes a sample per period elapsed in the count and
+ * writes it to the ring buffer. The list holds this event alone, its
+ * countdown set so that the count given is exactly one period
+ * (perf_swevent_set_period()); the count perf adds to the event is taken
+ * back, as the driver has counted it already.
  *
- * Return: true if perf throttled the event.
+ * One call per sample: perf's throttle acts from the second sample of a
+ * call on, and counts samples since the CPU's last tick, which on a
+ * reading CPU idle without a tick may be seconds ago: a PMI owing two
+ * samples would throttle an event sampling at 1000/s. The driver's own
+ * throttle (uncore_sample_throttles()) counts in real time instead.
+ *
+ * Return: true if the driver throttled the event.
  */
-static bool uncore_emit(struct uncore_pkg_pmi *p, struct perf_event *event,
-			struct pt_regs *regs, u64 n)
+static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
+			struct pt_regs *regs, u64 n, u64 period)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	/* The raw record of a tracepoint sample: empty here. */
 	struct trace_entry rec = { };
-	u64 period = hwc->sample_period, calls = 1, nr = n * period;
 	s64 count = local64_read(&event->count);
+	bool throttle = false;
 	HLIST_HEAD(head);
 	int rctx;
 
-	if ((event->attr.sample_type & PERF_SAMPLE_PERIOD) && !event->attr.freq) {
-		calls = n;
-		nr = period;
-	}
 	rcu_read_lock();
 	hlist_add_head_rcu(&event->hlist_entry, &head);
-	for (; calls; calls--) {
+	for (; n && !throttle; n--) {
+		throttle = uncore_sample_throttles(hwc);
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0) {
-			p->lost += nr / period * calls;
+			box->lost += n;
 			break;
 		}
 		local64_set(&hwc->period_left, -(s64)period);
 		hwc->last_period = period;
-		perf_tp_event(0, nr, &rec, sizeof(rec), regs, &head, rctx, NULL);
-		if (hwc->interrupts == UNCORE_THROTTLED)
-			break;
+		perf_tp_event(0, period, &rec, sizeof(rec), regs, &head, rctx,
+			      NULL);
+		box->samples++;
 	}
 	hlist_del_init_rcu(&event->hlist_entry);
 	rcu_read_unlock();
 	local64_sub(local64_read(&event->count) - count, &event->count);
-	return hwc->interrupts == UNCORE_THROTTLED;
+	if (throttle)
+		uncore_throttle(box, event);
+	return throttle;
+}
+
+/*
+ * The period that makes @event's samples come at its sample_freq. The
+ * @count it took since its last sample (or its first start: the time in
+ * hwc->last_tag) gives its rate; the period is what that rate counts until
+ * the next sample's slot on a grid of 1/sample_freq steps (its time in
+ * hwc->branch_reg.config, which uncore boxes have no other use for). The
+ * overflow of a period reaches the handler some time after it ran out, and
+ * the counters stay frozen a while longer: aiming every sample at the grid,
+ * not at one step after the previous sample, keeps those delays from adding
+ * up, so that the rate is sample_freq on average however slow the handler
+ * is, up to one step. A sample later than that (after a throttle, say)
+ * starts the grid anew instead of catching up in a burst.
+ *
+ * perf's core fits the period at each sample only if the last came less
+ * than two ticks before, and at each scheduler tick from the count over
+ * that tick; but an idle CPU has no regular tick, and uncore counts go on
+ * however idle the reading CPU is: perf's tick would fit a period to the
+ * count of a long idle stretch as if it took one tick. So the driver fits
+ * the period itself, from the true time, and perf's tick is kept from
+ * changing it (uncore_freq_stamp()).
+ */
+static u64 uncore_freq_period(struct perf_event *event, u64 count)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 now = local_clock(), dt = now - hwc->last_tag;
+	u64 step = div64_u64(NSEC_PER_SEC, event->attr.sample_freq) ?: 1;
+	u64 slot = hwc->branch_reg.config + step;
+	u64 period = hwc->sample_period;
+
+	if (!hwc->branch_reg.config || slot <= now)
+		slot = now + step;
+	else
+		slot = max(slot, now + step / 4);
+	if (dt && hwc->last_tag)
+		period = mul_u64_u64_div_u64(count, slot - now, dt);
+	hwc->last_tag = now;
+	hwc->branch_reg.config = slot;
+	return clamp_t(u64, period, 1, S64_MAX);
+}
+
+/*
+ * Emit the samples of every period of @event that elapsed by its last
+ * update. A throttled event stops (*@running false); perf or the driver
+ * restarts it from a later tick. Return: the number of periods elapsed.
+ */
+static u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
+			 struct pt_regs *regs, bool *running)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left), next;
+	u64 n, count;
+
+	n = uncore_samples_due(left, hwc->sample_period, &next);
+	*running = true;
+	if (!n)
+		return 0;
+	if (!event->attr.freq) {
+		*running = !uncore_emit(box, event, regs, n, hwc->sample_period);
+		local64_set(&hwc->period_left, next);
+		return n;
+	}
+	/*
+	 * Frequency mode: one sample for the whole count since the last,
+	 * then a period fitted to the rate it came at (uncore_freq_period()).
+	 */
+	count = hwc->last_period - left;
+	*running = !uncore_emit(box, event, regs, 1, count);
+	hwc->sample_period = uncore_freq_period(event, count);
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+	return n;
 }
 
 /*
@@ -544,22 +702,102 @@ static bool uncore_emit(struct uncore_pkg_pmi *p, struct perf_event *event,
 static void uncore_pmi_sample(struct uncore_pkg_pmi *p, struct uncore_box *box,
 			      struct perf_event *event, struct pt_regs *regs)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	s64 next;
-	u64 n;
+	bool running;
 
 	uncore_event_update(box, event);
-	n = uncore_samples_due(local64_read(&hwc->period_left),
-			       hwc->sample_period, &next);
-	p->periods += n;
-	if (n && uncore_emit(p, event, regs, n)) {
-		/* perf restarts it from a later tick (unthrottle). */
-		local64_set(&hwc->period_left, next);
-		uncore_pmu_stop(event, 0);
-		return;
+	p->periods += uncore_sample(box, event, regs, &running);
+	if (running)
+		uncore_set_period(box, event);
+}
+
+/*
+ * How often the box's timer runs: often enough that no counter can wrap
+ * twice between two reads, every sample tick while it has events that it
+ * samples, every tick while the driver holds one of its events throttled.
+ * Return: true if that is sooner than before.
+ */
+static bool uncore_set_poll_period(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 period = U64_MAX, old = box->poll_ns;
+	int i;
+
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+		u64 rate = uncore_event_max_rate(type, event->attr.config);
+
+		period = min(period, uncore_poll_period_ns(counter_width(type, event),
+							   rate));
 	}
-	local64_set(&hwc->period_left, next);
-	uncore_set_period(box, event);
+	if (box->n_timer)
+		period = min(period, uncore_sample_tick_ns());
+	if (box->n_throttled)
+		period = min_t(u64, period, TICK_NSEC);
+	box->poll_ns = period;
+	return period < old;
+}
+
+/* (Re)start the box's timer, from anywhere but the timer itself. */
+static void uncore_poll_start(struct uncore_box *box)
+{
+	hrtimer_start(&box->hrtimer, ns_to_ktime(box->poll_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Restart the events the driver throttled, once their tick has passed. */
+static void uncore_unthrottle(struct uncore_box *box)
+{
+	u64 now = local_clock();
+	int i;
+
+	for (i = 0; i < box->n_events; i++) {
+		struct hw_perf_event *hwc = &box->events[i]->hw;
+
+		if (!(hwc->flags & UNCORE_HWF_THROTTLED))
+			continue;
+		if (hwc->interrupts == UNCORE_THROTTLED) {
+			if (now - hwc->config_base < TICK_NSEC)
+				continue;
+			hwc->interrupts = 0;
+			if (hwc->state & PERF_HES_STOPPED)
+				uncore_pmu_start(box->events[i], 0);
+		}
+		/* Otherwise perf's tick restarted it first. */
+		hwc->flags &= ~UNCORE_HWF_THROTTLED;
+		box->n_throttled--;
+	}
+}
+
+/*
+ * The box's timer, on its reading CPU: reads every running event, so that
+ * none wraps unseen, and samples those of a box that cannot interrupt.
+ * Their samples carry the registers the timer interrupted: the IP is
+ * whatever the reading CPU was running, not the cause of the events.
+ */
+static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
+{
+	struct uncore_box *box = container_of(hrtimer, struct uncore_box, hrtimer);
+	struct pt_regs *regs = NULL, caller;
+	bool running;
+	int i;
+
+	if (box->n_throttled)
+		uncore_unthrottle(box);
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		uncore_event_update(box, event);
+		if (!uncore_timer_event(event))
+			continue;
+		if (!regs)
+			regs = uncore_sample_regs(&caller);
+		uncore_sample(box, event, regs, &running);
+	}
+	uncore_set_poll_period(box);
+	hrtimer_forward_now(hrtimer, ns_to_ktime(box->poll_ns));
+	return HRTIMER_RESTART;
 }
 
 static u32 uncore_box_status(struct uncore_box *box)
@@ -603,15 +841,11 @@ static void uncore_pmi_work(struct irq_work *work)
 {
 	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
-	struct pt_regs *regs = get_irq_regs(), caller;
+	struct pt_regs caller, *regs = uncore_sample_regs(&caller);
 	struct uncore_box *box;
 	u64 status = READ_ONCE(p->claimed);
 	int i;
 
-	if (!regs) {
-		perf_fetch_caller_regs(&caller);
-		regs = &caller;
-	}
 	list_for_each_entry(box, &p->boxes, pmi_node) {
 		u32 st;
 
@@ -627,6 +861,9 @@ static void uncore_pmi_work(struct irq_work *work)
 		}
 		if (st)
 			uncore_box_status_clear(box, st);
+		/* The timer restarts what the driver throttled. */
+		if (box->n_throttled && uncore_set_poll_period(box))
+			uncore_poll_start(box);
 	}
 	uncore_msr_write(p->gbox, pmi->global_status, status);
 	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
@@ -692,10 +929,20 @@ static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 static void uncore_pmi_attach(struct uncore_box *box)
 {
 	struct uncore_pkg_pmi *p = &uncore_pmi[box->pkg];
+	u32 st;
 
 	uncore_pmi_arm(p);
-	if (!box->n_pmi++)
-		list_add_tail(&box->pmi_node, &p->boxes);
+	if (box->n_pmi++)
+		return;
+	/*
+	 * The handler visits only the boxes on the list: one that left it
+	 * with an overflow on its way kept that counter's status bit, and
+	 * a set bit holds back the counter's next overflow message (2.1.1.1).
+	 */
+	st = uncore_box_status(box);
+	if (st)
+		uncore_box_status_clear(box, st);
+	list_add_tail(&box->pmi_node, &p->boxes);
 }
 
 static void uncore_pmi_detach(struct uncore_box *box)
@@ -790,11 +1037,19 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	if (box->dead)
 		return;
-	if (uncore_pmi_event(event))
+	/* Frequency mode fits the period to the time since here. */
+	if (event->attr.freq && !hwc->last_tag) {
+		hwc->last_tag = local_clock();
+		hwc->branch_reg.config = 0;
+	}
+	if (uncore_pmi_event(event)) {
 		uncore_set_period(box, event);
-	else
+	} else {
+		if (is_sampling_event(event))
+			uncore_period_begin(hwc);
 		local64_set(&hwc->prev_count,
 			    box->pmu->type->ops->read_counter(box, event));
+	}
 	box->pmu->type->ops->enable_event(box, event);
 }
 
@@ -861,6 +1116,8 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	event->hw.state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
 	if (uncore_pmi_event(event))
 		uncore_pmi_attach(box);
+	else if (uncore_timer_event(event))
+		box->n_timer++;
 
 	for (i = 0; i < n; i++)
 		if (moved[i])
@@ -868,10 +1125,9 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	if (flags & PERF_EF_START)
 		uncore_pmu_start(event, 0);
 
-	uncore_set_poll_period(box);
-	if (n == 0)
-		hrtimer_start(&box->hrtimer, ns_to_ktime(box->poll_ns),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	/* A running timer keeps its expiry: restart it if that is too late. */
+	if (uncore_set_poll_period(box) || n == 0)
+		uncore_poll_start(box);
 	return 0;
 }
 
@@ -893,6 +1149,12 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 	uncore_put_filter(box, event);
 	if (uncore_pmi_event(event))
 		uncore_pmi_detach(box);
+	else if (uncore_timer_event(event))
+		box->n_timer--;
+	if (event->hw.flags & UNCORE_HWF_THROTTLED) {
+		event->hw.flags &= ~UNCORE_HWF_THROTTLED;
+		box->n_throttled--;
+	}
 	event->hw.idx = -1;
 
 	if (!box->n_events)
@@ -1025,15 +1287,16 @@ static void uncore_event_destroy(struct perf_event *event)
 }
 
 /*
- * A sampling event needs a box that signals overflows and a reading CPU
- * the part can route the PMI to; its counter then sends overflows on.
+ * A sampling event on a box that signals overflows needs a reading CPU
+ * the part can route the PMI to; its counter then sends overflows on. On
+ * a box that cannot, the box's timer samples it.
  */
 static int uncore_sampling_config(struct uncore_box *box,
 				  struct perf_event *event)
 {
-	if (!is_sampling_event(event))
+	if (!is_sampling_event(event) || !box->pmi_mask)
 		return 0;
-	if (!box->pmi_mask || !uncore_plat->pmi->route(box->cpu))
+	if (!uncore_plat->pmi->route(box->cpu))
 		return -EOPNOTSUPP;
 	event->hw.config |= UNCORE_CTL_OV_EN;
 	return 0;
@@ -1340,18 +1603,46 @@ static int uncore_pmi_show(struct seq_file *m, void *v)
 {
 	int pkg;
 
-	seq_puts(m, "# pkg cpu nmi handled periods lost\n");
+	seq_puts(m, "# pkg cpu nmi handled periods\n");
 	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
 		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
 
-		seq_printf(m, "%d %d %llu %llu %llu %llu\n", pkg,
+		seq_printf(m, "%d %d %llu %llu %llu\n", pkg,
 			   READ_ONCE(p->cpu), READ_ONCE(p->nmi),
-			   READ_ONCE(p->handled), READ_ONCE(p->periods),
-			   READ_ONCE(p->lost));
+			   READ_ONCE(p->handled), READ_ONCE(p->periods));
 	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(uncore_pmi);
+
+/* Samples each box handed perf, by PMI or by its timer, and throttles. */
+static int uncore_samples_show(struct seq_file *m, void *v)
+{
+	int i, pkg;
+
+	seq_printf(m, "# throttle at %u samples per event per tick (max_sample_rate %u, HZ %d)\n",
+		   uncore_tick_limit(), READ_ONCE(max_sample_rate), HZ);
+	seq_puts(m, "# pmu pkg mode samples lost throttles\n");
+	mutex_lock(&uncore_box_mutex);
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+
+		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+			struct uncore_box *box = upmu->boxes[pkg];
+
+			if (box)
+				seq_printf(m, "%s %d %s %llu %llu %llu\n",
+					   upmu->name, pkg,
+					   box->pmi_mask ? "pmi" : "timer",
+					   READ_ONCE(box->samples),
+					   READ_ONCE(box->lost),
+					   READ_ONCE(box->throttles));
+		}
+	}
+	mutex_unlock(&uncore_box_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_samples);
 
 static int uncore_access_open(struct inode *inode, struct file *file)
 {
@@ -1916,6 +2207,8 @@ int uncore_core_init(const struct uncore_platform *plat)
 			    &uncore_boxes_fops);
 	debugfs_create_file("pmi", 0400, uncore_debugfs, NULL,
 			    &uncore_pmi_fops);
+	debugfs_create_file("samples", 0400, uncore_debugfs, NULL,
+			    &uncore_samples_fops);
 	pr_info("%s: MSR access through %s\n", plat->name,
 		uncore_access_backend());
 	return 0;

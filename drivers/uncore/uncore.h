@@ -116,6 +116,13 @@ struct uncore_access_stats {
  *	the box cannot raise a PMI
  * @n_pmi: sampling events added that overflow into a PMI
  * @pmi_node: entry in its package's list of boxes with such events
+ * @n_timer: sampling events added that the box's timer samples (the box
+ *	cannot interrupt)
+ * @n_throttled: events of the box throttled by the driver, waiting for
+ *	the timer to restart them
+ * @samples: samples handed to perf
+ * @lost: samples perf could not take (recursion)
+ * @throttles: times an event of the box was throttled by the driver
  * @dead: the box's device went away: nothing touches the hardware any more,
  *	its events keep the counts they had. Set on @cpu with IRQs off, so
  *	the perf callbacks, which run there with IRQs off too, see it settled.
@@ -141,6 +148,11 @@ struct uncore_box {
 	u64 pmi_mask;
 	int n_pmi;
 	struct list_head pmi_node;
+	int n_timer;
+	int n_throttled;
+	u64 samples;
+	u64 lost;
+	u64 throttles;
 };
 
 /**

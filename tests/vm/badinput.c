@@ -30,6 +30,7 @@ struct ev {
 	int cpu;		/* -1: the PMU's first cpumask CPU */
 	int pid;		/* -1: system-wide */
 	uint64_t sample_period;
+	int precise_ip;
 	int exclude;		/* bit n: the n-th exclude_* flag */
 };
 
@@ -80,6 +81,7 @@ static int open_ev(const struct ev *e, int group_fd)
 	attr.config1 = e->config1;
 	attr.config2 = e->config2;
 	attr.sample_period = e->sample_period;
+	attr.precise_ip = e->precise_ip;
 	/* Opened disabled: a refused event and an accepted one alike never reach add(). */
 	attr.disabled = 1;
 	attr.exclude_user = !!(e->exclude & 1);
@@ -263,10 +265,14 @@ int main(int argc, char **argv)
 	expect(&e, EINVAL, "per-task event refused");
 	e = EV(cbo, 0x0835, 0);
 	e.sample_period = 100000;
-	expect(&e, EOPNOTSUPP, "sampling on a CBo (no overflow interrupt) refused with EOPNOTSUPP");
+	expect(&e, 0, "sampling on a CBo (no overflow interrupt: timer sampling) opens");
+	e.precise_ip = 1;
+	expect(&e, EOPNOTSUPP, "precise sampling on a CBo refused with EOPNOTSUPP");
 	e = EV("uncore_ha_0", 0x0301, 0);
 	e.sample_period = 100000;
 	expect(&e, 0, "sampling on an HA (overflow interrupt) opens");
+	e.precise_ip = 2;
+	expect(&e, EOPNOTSUPP, "precise sampling on an HA refused with EOPNOTSUPP");
 	for (i = 0; i < 6; i++) {
 		static const char * const names[] = { "user", "kernel", "hv",
 						       "idle", "host", "guest" };

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 600
+# timeout: 900
 # perf record on uncore events: overflow sampling through the UBox global
 # status path. In period mode the number of samples equals the injected
 # count divided by the period, exactly, on every box type that raises a PMI;
@@ -23,8 +23,6 @@ CPU0=$(first_cpu 0)
 
 # Sum of stat KEY over packages in the simulator's state dump.
 sim_stat() { sim_state | sed -n "s/^pkg[0-9]* stats .* $1=\([0-9]*\).*/\1/p" | awk '{ s += $1 } END { print s + 0 }'; }
-# Column COL of package 0's line of the driver's debugfs "pmi".
-pmi_stat() { awk -v c="$1" '$1 == "0" { print $c }' /sys/kernel/debug/uncore_pmu/pmi; }
 
 # rec PERF-RECORD-ARGS... -- INJECTION-LINES...: record with the injections
 # as the workload, run on package 0's reading CPU.
@@ -102,6 +100,114 @@ if perf stat -x, -o $out -a -A -e 'uncore_ha_1/event=0x01,umask=0x0c,name=cnt/' 
 	is "$(samples imc)" 25 "iMC0: 2500 events at period 100, 25 samples"
 else
 	ok 1 "perf stat around perf record: $(cat /tmp/rec.err)"
+fi
+
+# Timer sampling on a CBo, which cannot interrupt: the box's timer finds
+# the count past the period and takes the samples. The workload waits for
+# the timer to have taken them before it ends.
+b="pkg=0 box=cbox idx=0 event=0x35 umask=0x08 opc=0"
+s0=$(box_stat uncore_cbox_0 4)
+if perf record -q -a -o $DATA -c 1000 -e 'uncore_cbox_0/event=0x35,umask=0x08,name=cbo/' -- \
+	taskset -c "$CPU0" sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh
+		sim_inject '$b count=3500' && sim_inject '$b count=1' && sim_inject '$b count=2499' &&
+		until_true '[ \$(box_stat uncore_cbox_0 4) -ge $((s0 + 6)) ]'" \
+	>/dev/null 2>/tmp/rec.err; then
+	is "$(samples cbo "$CPU0")" 6 "CBo timer sampling: 6000 events at period 1000, 6 samples on CPU $CPU0"
+	is "$(samples cbo)" 6 "CBo: no other samples"
+	is "$(box_stat uncore_cbox_0 3)" timer "CBo samples by timer"
+else
+	ok 1 "perf record on a CBo: $(cat /tmp/rec.err)"
+fi
+
+# The driver's throttle: at max_sample_rate / HZ samples per tick (4 at
+# 1000/s with HZ 250, 1 with HZ 1000; debugfs says which), the sample that
+# reaches the limit is the last, the event stops and a tick later runs
+# again.
+P=/sys/module/uncore_pmu/parameters
+echo 1000 >$P/max_sample_rate
+limit=$(sed -n 's/^# throttle at \([0-9]*\) samples.*/\1/p' /sys/kernel/debug/uncore_pmu/samples)
+b="pkg=0 box=ubox idx=0 event=0x42 umask=0x08"
+t0=$(box_stat uncore_ubox 6)
+if rec -e 'uncore_ubox/event=0x42,umask=0x08,name=ubox/' -c 1 -- "$b count=100"; then
+	is "$(samples ubox)" "$limit" "a burst of 100 periods: $limit samples, then throttled"
+	is $(( $(box_stat uncore_ubox 6) - t0 )) 1 \
+		"the throttle shows in debugfs samples"
+fi
+echo 100000 >$P/max_sample_rate
+
+# Frequency mode on HA CLOCKTICKS (UCLK, 2 GHz in the simulator, whose
+# clock-driven counters overflow on their own): the driver fits the period
+# at each sample. After a second to settle, the rate over the next 1.5 s is
+# within 10% of the request.
+if perf record -q -a -o $DATA -F 1000 -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 3 \
+	>/dev/null 2>/tmp/rec.err; then
+	n=$(perf script -i $DATA -F cpu,time,event 2>/dev/null | awk -v c="$(printf '[%03d]' "$CPU0")" '
+		$1 == c && $3 == "haclk:" { t = $2 + 0; if (!t0) t0 = t; if (t >= t0 + 1 && t < t0 + 2.5) n++ }
+		END { print n + 0 }')
+	ok "[ $n -ge 1350 ] && [ $n -le 1650 ]" "-F 1000: $n samples of package 0 in 1.5 s, within 10% of 1500"
+else
+	ok 1 "perf record -F 1000: $(cat /tmp/rec.err)"
+fi
+
+# An overflow still on its way when its event goes (the freeze held back
+# 2 s, the recording over by then) leaves the counter's status bit set in
+# the box, where the handler, with no event on the box, does not look. The
+# next sampling event on the box must still get its PMIs.
+echo 2000000000 >"$SIMPARAM/freeze_delay_ns"
+b="pkg=0 box=imc idx=0 event=0x04 umask=0x01"
+perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
+	taskset -c "$CPU0" sh -c ". /tests/lib.sh; sim_inject '$b count=1500'" >/dev/null 2>&1
+sim_settle 0
+echo 1000 >"$SIMPARAM/freeze_delay_ns"
+is $(( $(sim_box_status 0 imc0) & 1 )) 1 "iMC0 counter 0's status bit left set by the late overflow"
+if rec -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -c 1000 -- "$b count=3500"; then
+	is "$(samples imc "$CPU0")" 3 "the next event on the box: 3500 events at period 1000, 3 samples"
+fi
+
+# Unload while recording: refused while perf record holds an event, with
+# PMIs coming (HA CLOCKTICKS, 1000 periods a second); the recording is
+# whole after. Then the box's device goes away mid-recording: its event
+# stops, PMIs from it stop, perf record ends normally, and the device
+# comes back usable.
+DRV=/sys/bus/pci/drivers/uncore_pmu
+set -- "$DRV"/*:12.1
+dom=${1##*/}
+ha0=${dom%%:*}:ff:12.1
+# on_cpu0 PERIOD: samples of package 0 in $DATA, and how many of PERIOD.
+on_cpu0() {
+	perf script -i $DATA -F cpu,period 2>/dev/null | awk -v c="$(printf '[%03d]' "$CPU0")" -v p="$1" '
+		$1 == c { n++; if ($2 == p) k++ } END { print n + 0, k + 0 }'
+}
+p0=$(pmi_stat 5)
+perf record -q -a -P -o $DATA -c 2000000 -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 2 \
+	>/dev/null 2>/tmp/rec.err &
+pid=$!
+until_true "[ \$(pmi_stat 5) -gt $p0 ]"
+ok "! rmmod uncore_pmu 2>/dev/null" "unload refused while perf record holds an event"
+ok "! rmmod uncore_sim 2>/dev/null" "simulator unload refused under it"
+wait $pid
+ok "[ $? = 0 ]" "perf record ends normally $(cat /tmp/rec.err)"
+n=$(($(pmi_stat 5) - p0))
+ok "[ $n -gt 100 ]" "$n periods elapsed in 2 s"
+is "$(on_cpu0 2000000)" "$n $n" "every one is a sample in the recording, of period 2000000"
+
+p0=$(pmi_stat 5)
+perf record -q -a -P -o $DATA -c 2000000 -e 'uncore_ha_0/event=0x00,name=haclk/' -- sh -c "
+	. /tests/lib.sh; . /tests/uncore_lib.sh
+	until_true '[ \$(pmi_stat 5) -gt $p0 ]' && echo $ha0 >$DRV/unbind && sleep 1" \
+	>/dev/null 2>/tmp/rec.err
+ok "[ $? = 0 ]" "unbind mid-recording: perf record ends normally $(cat /tmp/rec.err)"
+ok "[ ! -e $DRV/$ha0 ]" "HA0 of package 0 ($ha0) unbound"
+n=$(($(pmi_stat 5) - p0))
+is "$(on_cpu0 2000000)" "$n $n" "its $n periods up to the unbind are all in the recording"
+h0=$(pmi_stat 4)
+sleep 0.5
+is "$(pmi_stat 4)" "$h0" "no PMIs after the recording"
+echo "$ha0" >$DRV/bind
+ok "[ -e $DRV/$ha0 ]" "HA0 bound again"
+if rec -e 'uncore_ha_0/event=0x01,umask=0x03,name=ha/' -c 1000 -- \
+	"pkg=0 box=ha idx=0 event=0x01 umask=0x01 count=3500"; then
+	is "$(samples ha "$CPU0")" 3 "rebound HA0 samples exactly: 3500 events at period 1000, 3 samples"
 fi
 
 is "$(sim_stat frozen_drops)" "$drops0" "nothing was injected while a package was frozen"

@@ -112,6 +112,26 @@ sim_violations() {
 # BOX_STATUS of box $2 (e.g. cbox0, pcu) in package $1, as a number.
 sim_box_status() { printf '%d' "$(sim_state | sed -n "s/^pkg$1 $2 status=\(0x[0-9a-f]*\).*/\1/p")"; }
 
+# box_stat PMU COL: column COL of package 0's line for PMU in the driver's
+# debugfs "samples" (3 mode, 4 samples, 5 lost, 6 throttles).
+box_stat() { awk -v p="$1" -v c="$2" '$1 == p && $2 == 0 { print $c }' /sys/kernel/debug/uncore_pmu/samples; }
+
+# pmi_stat COL: column COL of package 0's line of the driver's debugfs
+# "pmi" (3 NMIs, 4 handler passes, 5 periods).
+pmi_stat() { awk -v c="$1" '$1 == "0" { print $c }' /sys/kernel/debug/uncore_pmu/pmi; }
+
+# until_true CMD: poll (10 s, scaled) until CMD succeeds.
+until_true() {
+	_n=$((100 * ${UNCORE_TIMEOUT_SCALE:-1}))
+	while [ "$_n" -gt 0 ]; do
+		eval "$1" 2>/dev/null && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	diag "timed out: $1"
+	return 1
+}
+
 # sim_settle PKG: wait (10 s, scaled) until package PKG has no overflow in
 # flight: no freeze pending or in effect, no PMI owed, global status clear
 # (the driver's handler ran). Injections made before it returns would be
