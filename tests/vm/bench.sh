@@ -114,26 +114,8 @@ hex() { printf '0x%x' "$1"; }
 
 # --- measure ------------------------------------------------------------
 
-CBO=""
-c=0
-while [ $c -lt 24 ]; do
-	if has_cbo 0 $c && [ -d "$PMUS/uncore_cbox_$c" ]; then
-		CBO=uncore_cbox_$c
-		break
-	fi
-	c=$((c + 1))
-done
-[ -n "$CBO" ] || fail "package 0 has no CBo"
-IMC=""
-c=0
-while [ $c -lt 8 ]; do
-	if has_imc 0 $c && [ -d "$PMUS/uncore_imc_$c" ]; then
-		IMC=uncore_imc_$c
-		break
-	fi
-	c=$((c + 1))
-done
-[ -n "$IMC" ] || fail "package 0 has no iMC channel"
+CBO=$(lowest_box cbox has_cbo 24) || fail "package 0 has no CBo"
+IMC=$(lowest_box imc has_imc 8) || fail "package 0 has no iMC channel"
 
 TID_EN=$((1 << 19))
 EV_SEL_EXT=$((1 << 21))

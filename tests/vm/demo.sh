@@ -63,6 +63,25 @@ run perf stat -a --per-socket -e uncore_imc_0/cas_count_read/,uncore_qpi_0/event
 	       sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1800 count=25'"
 echo "Expected: S0 1.00 MiB and 40 packets, S1 0.50 MiB and 0."
 
+say "Sampling: perf record on an iMC event (PMI) and a CBo event (timer)"
+echo "The command injects 3500 read CAS on package 0's iMC0 channel 0, then 2500;"
+echo "at -c 1000 that is 6 samples, from the overflow interrupt the UBox routes to"
+echo "CPU $(first_cpu 0). CBo 0 cannot interrupt: the driver's timer samples it."
+echo "An overflow freezes every counter of the package until the handler is done,"
+echo "as on the part: the script waits for that (sim_settle) before injecting more."
+run perf record -q -a -P -c 1000 -o /tmp/demo.data \
+	-e uncore_imc_0/cas_count_read/,uncore_cbox_0/event=0x35,umask=0x8/ -- \
+	sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh
+	       sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=3500'
+	       sim_settle 0
+	       sim_inject 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08 opc=0 count=2000'
+	       sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=2500'
+	       sim_settle 0; sleep 0.1"
+run perf script -i /tmp/demo.data -F cpu,time,event,period | cat
+echo "Expected: 6 uncore_imc_0 samples and 2 uncore_cbox_0 samples, on CPU $(first_cpu 0)."
+run cat /sys/kernel/debug/uncore_pmu/pmi
+run grep -E '^#|^uncore_(imc_0|cbox_0) 0 ' /sys/kernel/debug/uncore_pmu/samples
+
 say "Bad input gets a clear error, not a different event"
 echo "\$ perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true"
 perf stat -a -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x100/ -- true 2>&1 |

@@ -4,6 +4,7 @@
 #          the console, then run each /tests/t_*.sh in order.
 #   demo:  load the simulator and the driver, then run /tests/demo.sh.
 #   bench: the same, then /tests/bench.sh (register accesses per operation).
+#   sampling: the same, then /tests/bench_sample.sh (perf record throughput).
 # Test output is TAP on stdout; the host parses it (tools/vm/parse-results.sh).
 set -u
 # shellcheck source=lib.sh
@@ -127,5 +128,6 @@ case ${1:-} in
 check) check ;;
 demo) demo ;;
 bench) load_modules && sh /tests/bench.sh ;;
-*) echo "usage: $0 check|demo|bench" >&2; exit 2 ;;
+sampling) load_modules && sh /tests/bench_sample.sh ;;
+*) echo "usage: $0 check|demo|bench|sampling" >&2; exit 2 ;;
 esac

@@ -49,6 +49,20 @@ has_cbo() { eval "_c=\$CAPID5_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 # Does package $1 have iMC channel $2 (PMON devices present)?
 has_imc() { eval "_c=\$IMC_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 
+# lowest_box TYPE HAS N: uncore_TYPE_<n> of the lowest n < N that package
+# 0 has (HAS: has_cbo or has_imc) and that is registered; fails if none.
+lowest_box() {
+	_i=0
+	while [ $_i -lt "$3" ]; do
+		if $2 0 $_i && [ -d "$PMUS/uncore_$1_$_i" ]; then
+			echo "uncore_$1_$_i"
+			return 0
+		fi
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # Does package $1 have QPI port 2 and R3QPI link 2 (CAPID4[7:6] = 10b)?
 port2() { eval "_c=\$CAPID4_$1"; [ $(( (_c >> 6) & 3 )) = 2 ]; }
 
