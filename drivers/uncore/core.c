@@ -554,10 +554,11 @@ static void uncore_throttle(struct uncore_box *box, struct perf_event *event)
 }
 
 /*
- * The registers a sample reports: those the interrupt that runs the
- * handler interrupted, else (never expected) the handler's own.
+ * The registers a timer sample reports: those the timer interrupt
+ * interrupted, else (not expected: the box's hrtimer is a hard one) the
+ * timer callback's own.
  */
-static struct pt_regs *uncore_sample_regs(struct pt_regs *caller)
+static struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
 {
 	struct pt_regs *regs = get_irq_regs();
 
@@ -792,7 +793,7 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 		if (!uncore_timer_event(event))
 			continue;
 		if (!regs)
-			regs = uncore_sample_regs(&caller);
+			regs = uncore_timer_regs(&caller);
 		uncore_sample(box, event, regs, &running);
 	}
 	uncore_set_poll_period(box);
@@ -841,10 +842,18 @@ static void uncore_pmi_work(struct irq_work *work)
 {
 	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
-	struct pt_regs caller, *regs = uncore_sample_regs(&caller);
 	struct uncore_box *box;
 	u64 status = READ_ONCE(p->claimed);
+	struct pt_regs regs;
 	int i;
+
+	/*
+	 * The samples carry the handler's own registers. The NMI's are not
+	 * kept: the irq_work vector sets no irq_regs, and by now the stack
+	 * those registers describe may have moved on, so a callchain
+	 * unwound from them would be garbage.
+	 */
+	perf_fetch_caller_regs(&regs);
 
 	list_for_each_entry(box, &p->boxes, pmi_node) {
 		u32 st;
@@ -857,7 +866,7 @@ static void uncore_pmi_work(struct irq_work *work)
 
 			if (uncore_pmi_event(event) &&
 			    !(event->hw.state & PERF_HES_STOPPED))
-				uncore_pmi_sample(p, box, event, regs);
+				uncore_pmi_sample(p, box, event, &regs);
 		}
 		if (st)
 			uncore_box_status_clear(box, st);
