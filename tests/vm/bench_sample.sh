@@ -53,13 +53,13 @@ smpd() {
 # per A B: A / B with one decimal, "-" when B is 0.
 per() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf("%.1f\n", a / b) }'; }
 
-W1=16 W2=8 W3=10 W4=10 W5=8 W6=7 W7=9 W8=24
+W1=16 W2=8 W3=10 W4=10 W5=5 W6=5 W7=5 W8=9 W9=24
 line() {
-	printf "%-${W1}s  %${W2}s  %${W3}s  %${W4}s  %${W5}s  %${W6}s  %${W7}s  %s\n" \
-		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8"
+	printf "%-${W1}s  %${W2}s  %${W3}s  %${W4}s  %${W5}s  %${W6}s  %${W7}s  %${W8}s  %s\n" \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
 }
 rule() {
-	for w in $W1 $W2 $W3 $W4 $W5 $W6 $W7 $W8; do
+	for w in $W1 $W2 $W3 $W4 $W5 $W6 $W7 $W8 $W9; do
 		printf "%${w}s  " "" | tr ' ' =
 	done | sed 's/  $//'
 	echo
@@ -83,8 +83,12 @@ run() {
 		perf report -i $OUT/perf.data --stats >$OUT/stats 2>/dev/null ||
 			fail "$pmu: perf report --stats"
 		got=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' $OUT/stats)
+		# Records equal to the one before them in every field, time in
+		# ns included: copies perf made (Documentation/benchmarks.rst).
+		dup=$(perf script --ns -i $OUT/perf.data -F cpu,tid,time,ip,period 2>/dev/null |
+			awk '$0 == prev { n++ } { prev = $0 } END { print n + 0 }')
 		emitted=$(smpd "$pmu" 4)
-		lost=$(($(smpd "$pmu" 5) + emitted - ${got:-0}))
+		lost=$(($(smpd "$pmu" 5) + emitted - ${got:-0} + dup))
 		thr=$(smpd "$pmu" 6)
 		mode=$(awk -v p="$pmu" '$1 == p && $2 == 0 { print $3 }' "$OUT/smp.b")
 		pmis=$(delta handled)
@@ -95,7 +99,7 @@ run() {
 			pmis=-
 			acc="(timer)"
 		fi
-		echo "$pmu $rate ${got:-0} $((${got:-0} / SECS)) $lost $thr $pmis $acc" >>$ROWS
+		echo "$pmu $rate ${got:-0} $((${got:-0} / SECS)) $dup $lost $thr $pmis $acc" >>$ROWS
 	done
 }
 
@@ -113,17 +117,18 @@ echo "BENCH-TABLE-BEGIN"
 echo "perf record -a -c P on package 0's PMU, clockticks event, $SECS s of"
 echo "sleep per row, P = clock / asked; uncore_pmu on $(uname -r), QEMU TCG, MSR"
 echo "backend $(sed -n 's/^# backend: //p' $D/access)."
-echo "Ring buffer $MMAP. samples/s: samples perf wrote / $SECS s. lost: samples"
-echo "the driver emitted that perf did not write (recursion, ring buffer)."
+echo "Ring buffer $MMAP. samples/s: samples perf wrote / $SECS s. dup.: records"
+echo "in perf.data that repeat the one before them exactly. lost: samples the"
+echo "driver emitted that are not in perf.data (recursion, ring buffer)."
 echo "thr.: times the driver throttled the event. PMIs: handler passes."
 echo "accesses per PMI: register reads/writes on package 0, all boxes, over"
 echo "the run, divided by PMIs (the event's add and del included)."
 echo
 rule
-line "pmu" "asked/s" "samples" "samples/s" "lost" "thr." "PMIs" "accesses per PMI (r/w)"
+line "pmu" "asked/s" "samples" "samples/s" "dup." "lost" "thr." "PMIs" "accesses per PMI (r/w)"
 rule
-while read -r pmu rate got sps lost thr pmis acc; do
-	line "$pmu" "$rate" "$got" "$sps" "$lost" "$thr" "$pmis" "$acc"
+while read -r pmu rate got sps dup lost thr pmis acc; do
+	line "$pmu" "$rate" "$got" "$sps" "$dup" "$lost" "$thr" "$pmis" "$acc"
 done <$ROWS
 rule
 echo "BENCH-TABLE-END"
