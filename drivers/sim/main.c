@@ -233,13 +233,29 @@ static int sim_check_nodeids(void)
 	return 0;
 }
 
+/*
+ * The sockets the machine has: those of its present CPUs. Not
+ * topology_max_packages(), which with slots for hot-pluggable CPUs (the test
+ * guests' sparse core IDs) is the possible CPUs over the cores of the boot
+ * package, more than there are.
+ */
+static unsigned int sim_count_pkgs(void)
+{
+	unsigned int cpu;
+	int n = 0;
+
+	for_each_present_cpu(cpu)
+		n = max(n, topology_logical_package_id(cpu) + 1);
+	return n;
+}
+
 static int __init sim_init(void)
 {
 	u64 now = sim_clock_now();
 	unsigned int p;
 	int ret;
 
-	sim_nr_pkgs = topology_max_packages();
+	sim_nr_pkgs = sim_count_pkgs();
 	if (!sim_nr_pkgs || sim_nr_pkgs > SIM_MAX_PKGS) {
 		pr_err("%u packages, at most %d supported\n", sim_nr_pkgs,
 		       SIM_MAX_PKGS);

@@ -528,9 +528,25 @@ bool bdx_has_port2(int pkg)
  * already seen, is reported and skipped: attributing a box to the wrong
  * package would silently mix two sockets' counts.
  */
+/*
+ * Node-ID map fields in use: one per socket, up to the highest physical
+ * package a present CPU has. Not topology_max_packages(): with slots for
+ * hot-pluggable CPUs in the firmware tables it counts more packages than
+ * there are, and an unused field (often 0) would match node ID 0.
+ */
+static int bdx_map_fields(void)
+{
+	int cpu, n = 0;
+
+	for_each_present_cpu(cpu)
+		n = max(n, topology_physical_package_id(cpu) + 1);
+	return min(n, BDX_MAX_PKGS);
+}
+
 static int bdx_discover(void)
 {
 	struct pci_dev *ubox = NULL;
+	int fields = bdx_map_fields();
 	int found = 0;
 
 	while ((ubox = pci_get_device(PCI_VENDOR_ID_INTEL, BDX_UBOX_NODEID_DID,
@@ -540,9 +556,7 @@ static int bdx_discover(void)
 
 		pci_read_config_dword(ubox, BDX_UBOX_LOCAL_NODEID, &lnid);
 		pci_read_config_dword(ubox, BDX_UBOX_NODEID_MAP, &map);
-		/* Fields past the system's packages are unused (often 0). */
-		phys = uncore_nodeid_to_pkg(lnid, map,
-					    min(uncore_max_pkgs, BDX_MAX_PKGS));
+		phys = uncore_nodeid_to_pkg(lnid, map, fields);
 		pkg = phys < 0 ? phys : topology_phys_to_logical_pkg(phys);
 		if (pkg < 0 || pkg >= uncore_max_pkgs || pkg >= BDX_MAX_PKGS ||
 		    bdx_bus_mapped[pkg]) {
