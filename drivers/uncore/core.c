@@ -447,6 +447,8 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
  * next in branch_reg.config.
  */
 #define UNCORE_HWF_THROTTLED	BIT(0)
+/* Set at add while the box's timer, not a PMI, samples the event. */
+#define UNCORE_HWF_TIMER	BIT(1)
 
 static unsigned int sample_tick_us = 1000;
 module_param(sample_tick_us, uint, 0644);
@@ -461,16 +463,46 @@ MODULE_PARM_DESC(max_sample_rate,
 static void uncore_pmu_start(struct perf_event *event, int flags);
 static void uncore_pmu_stop(struct perf_event *event, int flags);
 
-/* A sampling event whose box signals overflows with a PMI. */
-static bool uncore_pmi_event(struct perf_event *event)
+/* Can the platform route its overflow PMI to @cpu? */
+static bool uncore_pmi_routable(int cpu)
 {
-	return is_sampling_event(event) && event_box(event)->pmi_mask;
+	return uncore_plat->pmi && cpu >= 0 && uncore_plat->pmi->route(cpu);
 }
 
-/* A sampling event whose box cannot interrupt: the box's timer samples it. */
+/*
+ * At add, on the reading CPU: a sampling event takes the PMI path if its
+ * box signals overflows and the PMI can reach this CPU, else its box's
+ * timer samples it. Without a PMI to unfreeze the package, an ov_en
+ * counter's overflow would leave every counter of it frozen, so the
+ * control value gets ov_en only on the PMI path. The mode holds until the
+ * event's del, whatever the reading CPU does meanwhile.
+ */
+static void uncore_sampling_mode(struct uncore_box *box,
+				 struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!is_sampling_event(event))
+		return;
+	if (box->pmi_mask && uncore_pmi_routable(smp_processor_id())) {
+		hwc->config |= UNCORE_CTL_OV_EN;
+		hwc->flags &= ~UNCORE_HWF_TIMER;
+	} else {
+		hwc->config &= ~UNCORE_CTL_OV_EN;
+		hwc->flags |= UNCORE_HWF_TIMER;
+	}
+}
+
+/* A sampling event on the PMI path. */
+static bool uncore_pmi_event(struct perf_event *event)
+{
+	return is_sampling_event(event) && !(event->hw.flags & UNCORE_HWF_TIMER);
+}
+
+/* A sampling event its box's timer samples. */
 static bool uncore_timer_event(struct perf_event *event)
 {
-	return is_sampling_event(event) && !event_box(event)->pmi_mask;
+	return is_sampling_event(event) && (event->hw.flags & UNCORE_HWF_TIMER);
 }
 
 static u64 uncore_sample_tick_ns(void)
@@ -1123,6 +1155,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	box->n_events = n + 1;
 	event->hw.idx = assign[n];
 	event->hw.state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+	uncore_sampling_mode(box, event);
 	if (uncore_pmi_event(event))
 		uncore_pmi_attach(box);
 	else if (uncore_timer_event(event))
@@ -1295,22 +1328,6 @@ static void uncore_event_destroy(struct perf_event *event)
 	kref_put(&box->ref, uncore_box_release);
 }
 
-/*
- * A sampling event on a box that signals overflows needs a reading CPU
- * the part can route the PMI to; its counter then sends overflows on. On
- * a box that cannot, the box's timer samples it.
- */
-static int uncore_sampling_config(struct uncore_box *box,
-				  struct perf_event *event)
-{
-	if (!is_sampling_event(event) || !box->pmi_mask)
-		return 0;
-	if (!uncore_plat->pmi->route(box->cpu))
-		return -EOPNOTSUPP;
-	event->hw.config |= UNCORE_CTL_OV_EN;
-	return 0;
-}
-
 static int uncore_pmu_event_init(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
@@ -1339,9 +1356,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	event->pmu_private = box;
 	/* Every event of a package is handled on its reading CPU. */
 	event->cpu = box->cpu;
-	err = uncore_sampling_config(box, event);
-	if (!err)
-		err = uncore_validate_group(box, event);
+	err = uncore_validate_group(box, event);
 	if (!err) {
 		kref_get(&box->ref);
 		upmu->nr_events++;
@@ -1638,14 +1653,17 @@ static int uncore_samples_show(struct seq_file *m, void *v)
 
 		for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
 			struct uncore_box *box = upmu->boxes[pkg];
+			bool pmi;
 
-			if (box)
-				seq_printf(m, "%s %d %s %llu %llu %llu\n",
-					   upmu->name, pkg,
-					   box->pmi_mask ? "pmi" : "timer",
-					   READ_ONCE(box->samples),
-					   READ_ONCE(box->lost),
-					   READ_ONCE(box->throttles));
+			if (!box)
+				continue;
+			pmi = box->pmi_mask &&
+			      uncore_pmi_routable(READ_ONCE(box->cpu));
+			seq_printf(m, "%s %d %s %llu %llu %llu\n",
+				   upmu->name, pkg, pmi ? "pmi" : "timer",
+				   READ_ONCE(box->samples),
+				   READ_ONCE(box->lost),
+				   READ_ONCE(box->throttles));
 		}
 	}
 	mutex_unlock(&uncore_box_mutex);
@@ -1703,13 +1721,50 @@ static const struct file_operations uncore_access_fops = {
 
 /* ---- CPU hotplug ------------------------------------------------------- */
 
+/*
+ * Hand package @pkg's boxes from reading CPU @from to @to (-1: the package
+ * has no CPU left), events included.
+ */
+static void uncore_pkg_move(int pkg, int from, int to)
+{
+	int i;
+
+	uncore_pkg_cpu[pkg] = to;
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+		struct uncore_box *box = upmu->boxes[pkg];
+
+		if (!box)
+			continue;
+		WRITE_ONCE(box->cpu, to);
+		/*
+		 * With no CPU left the package's events stay on @from's
+		 * context, which perf tears down right after us; the box is
+		 * reset when a CPU of the package comes back.
+		 */
+		if (to < 0)
+			box->initialized = false;
+		else if (upmu->registered)
+			perf_pmu_migrate_context(&upmu->pmu, from, to);
+	}
+}
+
 static int uncore_cpu_online(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);
+	int cur = uncore_pkg_cpu[pkg];
 	int i;
 
-	if (uncore_pkg_cpu[pkg] >= 0)
+	if (cur >= 0) {
+		/*
+		 * A reading CPU the package's PMI cannot reach (a BDX core
+		 * beyond pmi_core_sel) samples by timer: it gives way to one
+		 * the PMI can reach.
+		 */
+		if (!uncore_pmi_routable(cur) && uncore_pmi_routable(cpu))
+			uncore_pkg_move(pkg, cur, cpu);
 		return 0;
+	}
 
 	/* First CPU of the package: it reads the package's boxes from now on. */
 	uncore_pkg_cpu[pkg] = cpu;
@@ -1727,39 +1782,23 @@ static int uncore_cpu_online(unsigned int cpu)
 	return 0;
 }
 
+/* The next reading CPU: one the PMI can reach if the package has one. */
 static int uncore_cpu_offline(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);
-	int i, target = -1, other;
+	int target = -1, other;
 
 	if (uncore_pkg_cpu[pkg] != cpu)
 		return 0;
 
 	for_each_online_cpu(other) {
-		if (other != cpu && topology_logical_package_id(other) == pkg) {
-			target = other;
-			break;
-		}
-	}
-	uncore_pkg_cpu[pkg] = target;
-
-	for (i = 0; i < uncore_n_pmus; i++) {
-		struct uncore_pmu *upmu = uncore_pmus[i];
-		struct uncore_box *box = upmu->boxes[pkg];
-
-		if (!box)
+		if (other == cpu || topology_logical_package_id(other) != pkg)
 			continue;
-		WRITE_ONCE(box->cpu, target);
-		/*
-		 * With no CPU left the package's events stay on this CPU's
-		 * context, which perf tears down right after us; the box is
-		 * reset when a CPU of the package comes back.
-		 */
-		if (target < 0)
-			box->initialized = false;
-		else if (upmu->registered)
-			perf_pmu_migrate_context(&upmu->pmu, cpu, target);
+		if (target < 0 ||
+		    (uncore_pmi_routable(other) && !uncore_pmi_routable(target)))
+			target = other;
 	}
+	uncore_pkg_move(pkg, cpu, target);
 	return 0;
 }
 

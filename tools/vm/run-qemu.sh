@@ -1,19 +1,22 @@
 #!/bin/bash
 # run-qemu.sh [--tap FILE] [--log FILE] [--timeout SECS] [--boot-timeout SECS]
-#             [--smp SPEC] KERNEL INITRD MODE [CMDLINE...]
+#             [--smp SPEC | --topo SOCKETS:CORE-IDS] KERNEL INITRD MODE [CMDLINE...]
 #
 # Boot KERNEL with INITRD under QEMU TCG on a machine that looks like a
 # two-socket Broadwell-EP (Xeon E5 v4: family 6, model 79), with the guest
 # running /tests/run-guest.sh MODE. The serial console goes to stdout (and
 # to --log); --tap gives the guest a second serial port for clean test
 # output. Exits 124 if the guest is still running after --timeout seconds.
+# --topo 2:0,1,2,19 gives 2 sockets whose vCPUs are cores 0, 1, 2 and 19
+# (the APIC IDs of a 20-core die with some cores missing, as on parts with
+# fewer cores enabled than the die has): the guest's core IDs are those.
 # With --log, a guest that has not reached /init after --boot-timeout
 # seconds is stopped early: a boot hang should not cost the full timeout.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
 
-tap="" logfile=/dev/null limit=900 boot_limit=360 smp=8,sockets=2
+tap="" logfile=/dev/null limit=900 boot_limit=360 smp=8,sockets=2 topo=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tap) tap=$2; shift 2 ;;
@@ -21,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=$2; shift 2 ;;
 	--boot-timeout) boot_limit=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--topo) topo=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
@@ -39,6 +43,24 @@ boot_watchdog() {
 	kill "$(cat "$pidfile")"
 }
 
+# --topo: QEMU starts the boot CPU (socket 0, core 0) and the other vCPUs
+# are cold-plugged with their socket and core IDs; the -cpu features below
+# apply to them too (QEMU makes them global properties of the CPU type).
+cpu_devs=()
+if [ -n "$topo" ]; then
+	[[ $topo =~ ^[1-9][0-9]*:0(,[0-9]+)*$ ]] ||
+		die "--topo $topo: want SOCKETS:0,ID,... (core 0 first)"
+	sockets=${topo%%:*} ids=${topo#*:}
+	ncores=$(( $(tr ',' '\n' <<<"$ids" | sort -n | tail -n1) + 1 ))
+	smp=1,sockets=$sockets,cores=$ncores,threads=1,maxcpus=$((sockets * ncores))
+	for ((s = 0; s < sockets; s++)); do
+		for c in ${ids//,/ }; do
+			[ "$s:$c" = 0:0 ] && continue
+			cpu_devs+=(-device "Broadwell-x86_64-cpu,socket-id=$s,core-id=$c,thread-id=0")
+		done
+	done
+fi
+
 # The model number is what the driver matches on. TSX is dropped because
 # TCG does not emulate it, and so are the features TCG would drop anyway
 # (with a warning per vCPU).
@@ -46,7 +68,7 @@ boot_watchdog() {
 args=(
 	-accel tcg,thread=multi
 	-cpu Broadwell,model=79,-hle,-rtm,-pcid,-x2apic,-tsc-deadline,-invpcid,-rdseed,-3dnowprefetch
-	-smp "$smp" -m 2G
+	-smp "$smp" "${cpu_devs[@]}" -m 2G
 	-nic none -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-pidfile "$pidfile"
