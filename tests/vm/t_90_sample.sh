@@ -55,6 +55,11 @@ try() { # NAME PMU EVENT-TERMS SIMBOX IDX SIMEVENT UMASK
 	rec -e "$2/$3,name=$1/" -c 1000 -- "$b count=3500" "$b count=1" "$b count=2499" || return
 	is "$(samples "$1" "$CPU0")" 6 "$1: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
 	is "$(samples "$1")" 6 "$1: no samples from other packages"
+	# perf report: the samples, the periods they add up to, their CPU.
+	is "$(perf report -i $DATA --stdio -s cpu 2>/dev/null | awk '
+		/^# Samples:/ { s = $3 } /^# Event count/ { c = $NF }
+		/^ +[0-9.]+%/ { l = l " " $1 "@" $2 } END { print s, c l }')" \
+		"6 6000 100.00%@$(printf %03d "$CPU0")" "$1: perf report: 6 samples, 6000 events, all on CPU $CPU0"
 	is $(( $(pmi_stat 3) - nmi0 )) 2 "$1: two PMIs (the 1-event burst overflows nothing)"
 	# The handler's own registers (Documentation/uncore_pmu.rst): the
 	# irq_work's caller, or the handler if the compiler kept a frame.
