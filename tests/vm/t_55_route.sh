@@ -21,6 +21,12 @@ out=/tmp/stat.csv
 set_online() { echo "$2" >"/sys/devices/system/cpu/cpu$1/online"; }
 core_id() { cat "/sys/devices/system/cpu/cpu$1/topology/core_id"; }
 sim1() { sim_state | sed -n "s/^pkg1 stats .* $1=\([0-9]*\).*/\1/p"; }
+# reader PMU: the CPU of PMU's cpumask that is in package 1.
+reader() {
+	tr ',' '\n' <"$PMUS/$1/cpumask" |
+		awk -F- '{ for (c = $1; c <= (NF > 1 ? $2 : $1); c++) print c }' |
+		while read -r c; do [ "$(pkg_of_cpu "$c")" = 1 ] && echo "$c"; done
+}
 
 # Helpers the recordings' workloads use too.
 cat >/tmp/t55.sh <<'END'
@@ -55,7 +61,6 @@ if [ -z "$far" ] || [ -z "$near" ]; then
 fi
 hi=${far%% *}
 r1=$(first_cpu 1)
-c0=$(first_cpu 0)
 ok "[ $(core_id "$r1") -lt 18 ]" "package 1 reads from CPU $r1, core $(core_id "$r1"), which the PMI reaches"
 
 # samples CPU: samples of "imc" on CPU in $DATA.
@@ -77,7 +82,7 @@ record() {
 
 # All of package 1 but core 19 offline: the reading moves there.
 for c in $near; do set_online "$c" 0; done
-is "$(cat "$PMUS"/uncore_imc_0/cpumask)" "$c0,$hi" "package 1 reads from CPU $hi (core $(core_id "$hi")) with CPUs $near offline"
+is "$(reader uncore_imc_0)" "$hi" "package 1 reads from CPU $hi (core $(core_id "$hi")) with CPUs $near offline"
 is "$(pkg1_samples uncore_imc_0 3)" timer "iMC0 of package 1 samples by timer there"
 nmi0=$(pkg1_pmi 3) frz0=$(sim1 freezes)
 if record "sim_inject \"\$imc count=3500\" && sim_inject \"\$imc count=1\" && sim_inject \"\$imc count=2499\" &&
@@ -90,7 +95,7 @@ fi
 
 # Back: CPU $r1 takes the reading over, and the PMIs.
 for c in $near; do set_online "$c" 1; done
-is "$(cat "$PMUS"/uncore_imc_0/cpumask)" "$c0,$r1" "CPU $r1, which the PMI reaches, reads package 1 again"
+is "$(reader uncore_imc_0)" "$r1" "CPU $r1, which the PMI reaches, reads package 1 again"
 is "$(pkg1_samples uncore_imc_0 3)" pmi "iMC0 of package 1 samples by PMI again"
 
 # Both ways in one recording: 3500 events by PMI on CPU $r1; the reading
