@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * accbench [-n N] [-c CPU] [-p PKG] [-x CONFIG1] [-t TICKS] PMU CONFIG [CONFIG1 [CONFIG2]]
+ * accbench [-n N] [-c CPU] [-p PKG] [-x CONFIG1] [-t TICKS] [-s PERIOD] PMU CONFIG [CONFIG1 [CONFIG2]]
  *
  * Register accesses per perf operation on one uncore box, from the driver's
  * own per-box access counters (/sys/kernel/debug/uncore_pmu/access). One
@@ -24,6 +24,14 @@
  *              expires TICKS times. Totals, not per tick: the caller counts
  *              the expiries (tests/vm/bench.sh uses ftrace). Only sensible
  *              where guest time can run ahead (QEMU -icount sleep=off).
+ *
+ * With -s, a second event, the same but sampling with period PERIOD, is
+ * enabled on the box before the first phase and stays enabled throughout:
+ * every phase then measures the counting event beside a sampling one
+ * (PERIOD long enough that it never overflows). It is pinned: perf's
+ * ctx_resched() at each PERF_EVENT_IOC_ENABLE takes the CPU context's
+ * flexible events off the box and puts them back, which would add the
+ * sampling event's own del and add to the counting event's phases.
  *
  * No phase pays for another: the read phase starts after the event is
  * enabled and ends before it is disabled, and the pair phases start and end
@@ -177,7 +185,8 @@ static void report(const char *op, long n)
 }
 
 static int open_event(int type, int cpu, unsigned long long config,
-		      unsigned long long config1, unsigned long long config2)
+		      unsigned long long config1, unsigned long long config2,
+		      unsigned long long period)
 {
 	struct perf_event_attr attr;
 	int fd;
@@ -188,6 +197,8 @@ static int open_event(int type, int cpu, unsigned long long config,
 	attr.config = config;
 	attr.config1 = config1;
 	attr.config2 = config2;
+	attr.sample_period = period;
+	attr.pinned = !!period;
 	attr.disabled = 1;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -246,21 +257,21 @@ static void idle(int fd, int ticks)
 static void bad_args(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-n N] [-c CPU] [-p PKG] [-x CONFIG1] [-t TICKS] PMU CONFIG [CONFIG1 [CONFIG2]]\n",
+		"usage: %s [-n N] [-c CPU] [-p PKG] [-x CONFIG1] [-t TICKS] [-s PERIOD] PMU CONFIG [CONFIG1 [CONFIG2]]\n",
 		prog);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long long config, config1 = 0, config2 = 0, alt1 = 0;
-	int opt, cpu = -1, type, fd, fd2 = -1, have_alt = 0, ticks = 0;
+	unsigned long long config, config1 = 0, config2 = 0, alt1 = 0, period = 0;
+	int opt, cpu = -1, type, fd, fd2 = -1, fds = -1, have_alt = 0, ticks = 0;
 	long i, n = 1000;
 	cpu_set_t set;
 	__u64 v[3], ran;
 
 	box_pkg = -1;
-	while ((opt = getopt(argc, argv, "n:c:p:x:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:p:x:t:s:")) != -1) {
 		switch (opt) {
 		case 'n':
 			n = strtol(optarg, NULL, 0);
@@ -277,6 +288,11 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			ticks = atoi(optarg);
+			break;
+		case 's':
+			period = strtoull(optarg, NULL, 0);
+			if (!period)
+				bad_args(argv[0]);
 			break;
 		default:
 			bad_args(argv[0]);
@@ -303,9 +319,13 @@ int main(int argc, char **argv)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
 
-	fd = open_event(type, cpu, config, config1, config2);
+	fd = open_event(type, cpu, config, config1, config2, 0);
 	if (have_alt)
-		fd2 = open_event(type, cpu, config, alt1, config2);
+		fd2 = open_event(type, cpu, config, alt1, config2, 0);
+	if (period) {
+		fds = open_event(type, cpu, config, config1, config2, period);
+		ctl(fds, PERF_EVENT_IOC_ENABLE);
+	}
 
 	zero_stats();
 	ctl(fd, PERF_EVENT_IOC_ENABLE);
@@ -356,6 +376,12 @@ int main(int argc, char **argv)
 	}
 	if (ticks > 0)
 		idle(fd, ticks);
+	if (fds >= 0) {
+		read_event(fds, v);
+		if (!v[2])
+			fail_not_run("the sampling event");
+		close(fds);
+	}
 	close(fd);
 	return 0;
 }
