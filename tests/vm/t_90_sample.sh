@@ -159,14 +159,34 @@ echo 100000 >$P/max_sample_rate
 # clock-driven counters overflow on their own): the driver fits the period
 # at each sample. After a second to settle, the rate over the next 1.5 s is
 # within 10% of the request.
-if perf record -q -a -o $DATA -F 1000 -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 3 \
+#
+# The request is 1000/s divided by the guest's slowness factor. A PMI
+# takes the KASAN/lockdep guest under TCG about a millisecond (the kernel's
+# NMI code reports handlers of 1 to 2 ms), the package frozen all along;
+# the stock guest takes tens of microseconds. The driver keeps the rate
+# while a PMI takes less than one step of 1/F s (uncore_freq_period()): at
+# 1000/s the debug guest's handler alone fills the step, and the count
+# would measure the host's load, not the driver. On a failure, the largest
+# gap between samples and the number later than two steps tell which.
+F=$((1000 / ${UNCORE_TIMEOUT_SCALE:-1}))
+if perf record -q -a -o $DATA -F $F -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 3 \
 	>/dev/null 2>/tmp/rec.err; then
-	n=$(perf script -i $DATA -F cpu,time,event 2>/dev/null | awk -v c="$(printf '[%03d]' "$CPU0")" '
-		$1 == c && $3 == "haclk:" { t = $2 + 0; if (!t0) t0 = t; if (t >= t0 + 1 && t < t0 + 2.5) n++ }
-		END { print n + 0 }')
-	ok "[ $n -ge 1350 ] && [ $n -le 1650 ]" "-F 1000: $n samples of package 0 in 1.5 s, within 10% of 1500"
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(perf script -i $DATA -F cpu,time,event 2>/dev/null |
+		awk -v c="$(printf '[%03d]' "$CPU0")" -v f="$F" '
+		$1 == c && $3 == "haclk:" {
+			t = $2 + 0; if (!t0) t0 = t
+			if (t >= t0 + 1 && t < t0 + 2.5) {
+				if (n++) { g = t - p; if (g > max) max = g; if (g > 2 / f) late++ }
+				p = t
+			}
+		}
+		END { printf "%d %.1f %d\n", n, max * 1000, late }')
+	want=$((F * 3 / 2))
+	ok "[ $1 -ge $((want * 9 / 10)) ] && [ $1 -le $((want * 11 / 10)) ]" \
+		"-F $F: $1 samples of package 0 in 1.5 s, within 10% of $want (largest gap $2 ms, $3 after two steps)"
 else
-	ok 1 "perf record -F 1000: $(cat /tmp/rec.err)"
+	ok 1 "perf record -F $F: $(cat /tmp/rec.err)"
 fi
 
 # An overflow still on its way when its event goes (the freeze held back
