@@ -38,10 +38,21 @@ rec() {
 		{ diag "perf record$args failed: $(cat /tmp/rec.err)"; return 1; }
 }
 
+# script: $DATA's samples as "[CPU] EVENT: IP SYM" lines, in /tmp/script.
+# perf script takes seconds in the debug guest; its output is kept until
+# $DATA changes.
+script() {
+	_sum=$(md5sum <$DATA)
+	if [ "$_sum" != "$(cat /tmp/script.sum 2>/dev/null)" ]; then
+		perf script -i $DATA -F cpu,event,ip,sym >/tmp/script 2>/dev/null
+		echo "$_sum" >/tmp/script.sum
+	fi
+}
+
 # samples EVENT-NAME [CPU]: samples of an event in $DATA (on CPU if given).
 samples() {
-	perf script -i $DATA -F event,cpu 2>/dev/null |
-		awk -v e="$1:" -v c="$2" '$2 == e && (c == "" || $1 == "[" sprintf("%03d", c) "]") { n++ } END { print n + 0 }'
+	script
+	awk -v e="$1:" -v c="$2" '$2 == e && (c == "" || $1 == "[" sprintf("%03d", c) "]") { n++ } END { print n + 0 }' /tmp/script
 }
 
 drops0=$(sim_stat frozen_drops)
@@ -63,7 +74,8 @@ try() { # NAME PMU EVENT-TERMS SIMBOX IDX SIMEVENT UMASK
 	is $(( $(pmi_stat 3) - nmi0 )) 2 "$1: two PMIs (the 1-event burst overflows nothing)"
 	# The handler's own registers (Documentation/uncore_pmu.rst): the
 	# irq_work's caller, or the handler if the compiler kept a frame.
-	syms=$(perf script -i $DATA -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort -u | tr '\n' ' ')
+	script
+	syms=$(awk '{ print $4 }' /tmp/script | sort -u | tr '\n' ' ')
 	case $syms in
 	"irq_work_single " | "uncore_pmi_work ") syms=handler ;;
 	esac
