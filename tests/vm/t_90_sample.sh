@@ -169,34 +169,45 @@ echo 100000 >$P/max_sample_rate
 
 # Frequency mode on HA CLOCKTICKS (UCLK, 2 GHz in the simulator, whose
 # clock-driven counters overflow on their own): the driver fits the period
-# at each sample. After a second to settle, the rate over the next 1.5 s is
-# within 10% of the request.
+# at each sample. After a second to settle, the samples of the next 1.5 s
+# come at 1/F intervals (the median) and at the rate F (their number), both
+# within 10%.
 #
 # The request is 1000/s divided by the guest's slowness factor. A PMI
 # takes the KASAN/lockdep guest under TCG about a millisecond (the kernel's
 # NMI code reports handlers of 1 to 2 ms), the package frozen all along;
 # the stock guest takes tens of microseconds. The driver keeps the rate
-# while a PMI takes less than one step of 1/F s (uncore_freq_period()): at
-# 1000/s the debug guest's handler alone fills the step, and the count
-# would measure the host's load, not the driver. On a failure, the largest
-# gap between samples and the number later than two steps tell which.
+# while a PMI takes less than one step of 1/F s (uncore_freq_period()).
+# The number of samples also counts every stretch the host did not run the
+# guest's vCPUs: the clock runs on while the overflow waits, and the late
+# sample starts a new grid. On a loaded host the debug guest got 56 of 150
+# samples, 15 gaps longer than two steps, the longest 264 ms. Such gaps
+# hardly move the median interval, which is the driver's part: the slow
+# guest checks it and reports the rate; the stock guest checks both.
 F=$((1000 / ${UNCORE_TIMEOUT_SCALE:-1}))
 if perf record -q -a -o $DATA -F $F -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 3 \
 	>/dev/null 2>/tmp/rec.err; then
-	# shellcheck disable=SC2046 # three numbers
-	set -- $(perf script -i $DATA -F cpu,time,event 2>/dev/null |
-		awk -v c="$(printf '[%03d]' "$CPU0")" -v f="$F" '
+	perf script -i $DATA -F cpu,time,event 2>/dev/null |
+		awk -v c="$(printf '[%03d]' "$CPU0")" '
 		$1 == c && $3 == "haclk:" {
 			t = $2 + 0; if (!t0) t0 = t
 			if (t >= t0 + 1 && t < t0 + 2.5) {
-				if (n++) { g = t - p; if (g > max) max = g; if (g > 2 / f) late++ }
+				if (n++) printf "%d\n", (t - p) * 1e6
 				p = t
 			}
-		}
-		END { printf "%d %.1f %d\n", n, max * 1000, late }')
-	want=$((F * 3 / 2))
-	ok "[ $1 -ge $((want * 9 / 10)) ] && [ $1 -le $((want * 11 / 10)) ]" \
-		"-F $F: $1 samples of package 0 in 1.5 s, within 10% of $want (largest gap $2 ms, $3 after two steps)"
+		}' | sort -n >/tmp/gaps
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(awk -v f="$F" '{ g[NR] = $1; if ($1 > 2e6 / f) late++ }
+		END { printf "%d %d %.1f %d\n", NR + (NR > 0), g[int((NR + 1) / 2)], g[NR] / 1000, late }' /tmp/gaps)
+	want=$((F * 3 / 2)) step=$((1000000 / F))
+	ok "[ $2 -ge $((step * 9 / 10)) ] && [ $2 -le $((step * 11 / 10)) ]" \
+		"-F $F: median interval $2 us, within 10% of $step"
+	msg="-F $F: $1 samples of package 0 in 1.5 s, within 10% of $want (largest gap $3 ms, $4 after two steps)"
+	if [ "${UNCORE_TIMEOUT_SCALE:-1}" -eq 1 ]; then
+		ok "[ $1 -ge $((want * 9 / 10)) ] && [ $1 -le $((want * 11 / 10)) ]" "$msg"
+	else
+		diag "$msg: not checked in a guest this slow"
+	fi
 else
 	ok 1 "perf record -F $F: $(cat /tmp/rec.err)"
 fi
