@@ -40,24 +40,31 @@ static struct dentry *uncore_debugfs;
  * @ctl: global control value that routes it there
  * @gbox: the box the global registers are accessed through
  * @boxes: boxes with sampling events that raise PMIs
- * @claimed: global status bits an NMI claimed, handled by @work
+ * @claimed: global status bits an NMI claimed and @work has not cleared
+ * @owed: the freeze of a claimed overflow may still be on its way, its
+ *	PMI not yet seen: the next NMI that finds no new status is taken
+ *	as that PMI and ends the freeze (see "The PMI protocol" in
+ *	Documentation/uncore_pmu.rst)
  * @work: the part of the handler that runs in hardirq context
- * @nmi: NMIs claimed
+ * @nmi: NMIs that claimed new status
+ * @owed_nmi: NMIs taken as an owed PMI
  * @handled: passes of @work
  * @periods: sample periods that elapsed
  *
  * Only @cpu touches this, in perf callbacks and the poll timer (IRQs off),
- * in @work (hardirq) and in the NMI handler, which reads @cpu and
- * @claimed and sets @claimed only.
+ * in @work (hardirq) and in the NMI handler, which can interrupt the
+ * others: @claimed and @owed are changed with single atomic operations.
  */
 struct uncore_pkg_pmi {
 	int cpu;
 	u64 ctl;
 	struct uncore_box *gbox;
 	struct list_head boxes;
-	u64 claimed;
+	atomic64_t claimed;
+	atomic_t owed;
 	struct irq_work work;
 	u64 nmi;
+	u64 owed_nmi;
 	u64 handled;
 	u64 periods;
 };
@@ -867,15 +874,20 @@ static void uncore_box_status_clear(struct uncore_box *box, u32 st)
  * whether or not their own status bit is set, the countdown deciding,
  * and its counting events are left alone: frozen, they lose nothing, and
  * a wrap of theirs is a plain delta at their next read. Box status is
- * cleared before global status, then the package is unfrozen: a new
- * freeze needs both cleared (2.1.1.1).
+ * cleared before global status (a new freeze needs both cleared,
+ * 2.1.1.1), then the claim, then the package is unfrozen: an overflow
+ * from the moment the counters run again finds its bits unclaimed.
+ *
+ * A pass with nothing claimed comes from an NMI taken as an owed PMI: its
+ * freeze has landed after an earlier pass unfroze, and only the unfreeze
+ * is left to do.
  */
 static void uncore_pmi_work(struct irq_work *work)
 {
 	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	u64 status = atomic64_read(&p->claimed);
 	struct uncore_box *box;
-	u64 status = READ_ONCE(p->claimed);
 	struct pt_regs regs;
 	int i;
 
@@ -906,20 +918,25 @@ static void uncore_pmi_work(struct irq_work *work)
 		if (box->n_throttled && uncore_set_poll_period(box))
 			uncore_poll_start(box);
 	}
-	uncore_msr_write(p->gbox, pmi->global_status, status);
+	if (status) {
+		uncore_msr_write(p->gbox, pmi->global_status, status);
+		atomic64_andnot(status, &p->claimed);
+	}
 	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
-	/* From here an NMI may claim these bits again. */
-	WRITE_ONCE(p->claimed, p->claimed & ~status);
 	p->handled++;
 }
 
 /*
- * The NMI handler. It claims an NMI only if the package's global status
- * shows an overflow not claimed yet, and does no more in NMI context: the
- * PCI boxes' registers are not safe to touch there (the config mechanism
- * takes a lock the interrupted code may hold), and everything else the
- * handler needs is touched by perf callbacks that run with IRQs off, which
- * the irq_work does not interrupt. The package stays frozen meanwhile.
+ * The NMI handler, on the CPU the PMI is routed to. An NMI there is ours
+ * if global status shows an overflow not claimed yet; or, while a PMI is
+ * owed (@owed: status was claimed before its freeze could be known to have
+ * landed), the first NMI that finds no new status is taken as that PMI.
+ * Either way the NMI is claimed and the work queued; nothing more is done
+ * in NMI context: the PCI boxes' registers are not safe to touch there
+ * (the config mechanism takes a lock the interrupted code may hold), and
+ * everything else the handler needs is touched by perf callbacks that run
+ * with IRQs off, which the irq_work does not interrupt. The package stays
+ * frozen meanwhile.
  */
 static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
@@ -937,10 +954,15 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	if (uncore_msr_read(p->gbox, pmi->global_status, &status))
 		return NMI_DONE;
 	status &= pmi->status_mask;
-	if (!(status & ~p->claimed))
+	if (status & ~atomic64_fetch_or(status, &p->claimed)) {
+		/* Unless this NMI is the PMI, the PMI is still to come. */
+		atomic_set(&p->owed, 1);
+		p->nmi++;
+	} else if (atomic_xchg(&p->owed, 0)) {
+		p->owed_nmi++;
+	} else {
 		return NMI_DONE;
-	WRITE_ONCE(p->claimed, p->claimed | status);
-	p->nmi++;
+	}
 	irq_work_queue(&p->work);
 	return NMI_HANDLED;
 }
@@ -949,21 +971,27 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
  * Route the package's PMI to this CPU, its reading CPU, before a sampling
  * event first enables an overflow. The routing then stays: an overflow
  * that is already on its way when the last sampling event goes still
- * freezes the package, and its PMI is what unfreezes it. Status left from
- * before is cleared, and a freeze with it.
+ * freezes the package, and its PMI is what unfreezes it. The handler
+ * accepts NMIs here before the PMI can come here. Status left from before
+ * is cleared and the package unfrozen; a freeze of that status may still
+ * be on its way, and then it owes its PMI to this CPU.
  */
 static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 {
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
 	int cpu = smp_processor_id();
+	u64 status = 0;
 
 	if (p->cpu == cpu)
 		return;
 	p->ctl = pmi->route(cpu);
-	uncore_msr_write(p->gbox, pmi->global_status, pmi->status_mask);
-	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
-	WRITE_ONCE(p->claimed, 0);
 	WRITE_ONCE(p->cpu, cpu);
+	uncore_msr_read(p->gbox, pmi->global_status, &status);
+	if (status & pmi->status_mask) {
+		uncore_msr_write(p->gbox, pmi->global_status, pmi->status_mask);
+		atomic_set(&p->owed, 1);
+	}
+	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
 }
 
 /* Sampling event @event joins or leaves its box's PMI duty. */
@@ -1627,13 +1655,14 @@ static int uncore_pmi_show(struct seq_file *m, void *v)
 {
 	int pkg;
 
-	seq_puts(m, "# pkg cpu nmi handled periods\n");
+	seq_puts(m, "# pkg cpu nmi handled periods owed_nmi owed\n");
 	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
 		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
 
-		seq_printf(m, "%d %d %llu %llu %llu\n", pkg,
+		seq_printf(m, "%d %d %llu %llu %llu %llu %d\n", pkg,
 			   READ_ONCE(p->cpu), READ_ONCE(p->nmi),
-			   READ_ONCE(p->handled), READ_ONCE(p->periods));
+			   READ_ONCE(p->handled), READ_ONCE(p->periods),
+			   READ_ONCE(p->owed_nmi), atomic_read(&p->owed));
 	}
 	return 0;
 }
