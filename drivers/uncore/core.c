@@ -695,10 +695,10 @@ static u64 uncore_freq_period(struct perf_event *event, u64 count)
 	else
 		slot = max(slot, now + step / 4);
 	if (dt && hwc->last_tag)
-		period = mul_u64_u64_div_u64(count, slot - now, dt);
+		period = uncore_scale_period(count, slot - now, dt);
 	hwc->last_tag = now;
 	hwc->branch_reg.config = slot;
-	return clamp_t(u64, period, 1, S64_MAX);
+	return max_t(u64, period, 1);
 }
 
 /*

@@ -320,3 +320,31 @@ u64 uncore_samples_due(s64 left, u64 period, s64 *next)
 	*next = left + (s64)(n * period);
 	return n;
 }
+
+/**
+ * uncore_scale_period() - @count * @num / @den, at most S64_MAX
+ * @count: counts seen over @den
+ * @num: the time the result is for
+ * @den: the time @count took; 0 gives S64_MAX
+ *
+ * The frequency-mode period: the count a rate of @count per @den makes in
+ * @num. The quotient of a burst over a short time can pass 64 bits, and
+ * x86's 128-by-64 division then faults (#DE) instead of saturating; the
+ * integer part of @count / @den is scaled first, the remainder's product
+ * is then below @num and cannot overflow the division.
+ *
+ * Return: the product, clamped to [0, S64_MAX].
+ */
+u64 uncore_scale_period(u64 count, u64 num, u64 den)
+{
+	u64 q, r, whole, part;
+
+	if (!den)
+		return S64_MAX;
+	q = div64_u64_rem(count, den, &r);
+	if (q && num > div64_u64(S64_MAX, q))
+		return S64_MAX;
+	whole = q * num;
+	part = mul_u64_u64_div_u64(r, num, den);
+	return min_t(u64, whole + part, S64_MAX);
+}

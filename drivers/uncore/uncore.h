@@ -403,6 +403,7 @@ u32 uncore_bdx_capid5_cbos(u32 capid5);
 int uncore_bdx_capid4_sboxes(u32 capid4);
 u64 uncore_preload(s64 left, int width);
 u64 uncore_samples_due(s64 left, u64 period, s64 *next);
+u64 uncore_scale_period(u64 count, u64 num, u64 den);
 u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
 			       int num_counters, u16 *max_inc);
 

@@ -463,6 +463,33 @@ static void preload_widths(struct kunit *test)
 	}
 }
 
+/*
+ * The frequency-mode period, count * num / den: exact where it fits,
+ * S64_MAX where it does not. The first cases are a burst of a 48-bit
+ * counter's range over 1 ns scaled to a 1 s step: mul_u64_u64_div_u64()
+ * faulted (#DE) on them.
+ */
+static void scale_period(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(BIT_ULL(48), NSEC_PER_SEC, 1),
+			(u64)S64_MAX);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(U64_MAX, U64_MAX, 1),
+			(u64)S64_MAX);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(U64_MAX, 2, 3), (u64)S64_MAX);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(S64_MAX, 1, 1), (u64)S64_MAX);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(S64_MAX, 3, 4),
+			6917529027641081855ULL);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(1000, 3, 2), 1500ULL);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(1000, 1, 3), 333ULL);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(10, 0, 5), 0ULL);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(7, 5, 0), (u64)S64_MAX);
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(BIT_ULL(40), BIT_ULL(30), BIT_ULL(20)),
+			BIT_ULL(50));
+	/* 2^48 - 1 counts in 999999 ns, at a 1 ms step. */
+	KUNIT_EXPECT_EQ(test, uncore_scale_period(BIT_ULL(48) - 1, 1000000, 999999),
+			281475258185913ULL);
+}
+
 /* Periods elapsed in one PMI, and the countdown carried into the next. */
 static void samples_due(struct kunit *test)
 {
@@ -513,6 +540,7 @@ static void period_bookkeeping(struct kunit *test)
 static struct kunit_case uncore_logic_cases[] = {
 	KUNIT_CASE(preload_widths),
 	KUNIT_CASE(samples_due),
+	KUNIT_CASE(scale_period),
 	KUNIT_CASE(period_bookkeeping),
 	KUNIT_CASE(qpi_match_packing),
 	KUNIT_CASE(split_read),
