@@ -586,8 +586,15 @@ static void uncore_throttle(struct uncore_box *box, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->interrupts = UNCORE_THROTTLED;
-	hwc->flags |= UNCORE_HWF_THROTTLED;
-	box->n_throttled++;
+	/*
+	 * perf's tick may have restarted the event while the driver still
+	 * held it: it is counted in n_throttled once however often it is
+	 * throttled before the timer next looks at it.
+	 */
+	if (!(hwc->flags & UNCORE_HWF_THROTTLED)) {
+		hwc->flags |= UNCORE_HWF_THROTTLED;
+		box->n_throttled++;
+	}
 	box->throttles++;
 	uncore_pmu_stop(event, 0);
 }
@@ -1628,7 +1635,7 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 {
 	int i, pkg;
 
-	seq_puts(m, "# pmu pkg cpu events poll_ns\n");
+	seq_puts(m, "# pmu pkg cpu events poll_ns throttled\n");
 	mutex_lock(&uncore_box_mutex);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
@@ -1640,9 +1647,10 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 			if (!box)
 				continue;
 			n = READ_ONCE(box->n_events);
-			seq_printf(m, "%s %d %d %d %llu\n", upmu->name, pkg,
+			seq_printf(m, "%s %d %d %d %llu %d\n", upmu->name, pkg,
 				   READ_ONCE(box->cpu), n,
-				   n ? READ_ONCE(box->poll_ns) : 0);
+				   n ? READ_ONCE(box->poll_ns) : 0,
+				   READ_ONCE(box->n_throttled));
 		}
 	}
 	mutex_unlock(&uncore_box_mutex);
