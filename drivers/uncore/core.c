@@ -615,16 +615,22 @@ static struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
 }
 
 /*
- * Hand perf @n samples of @event, each of @period counts, from @box.
+ * Hand perf @n samples of @event, each of @period counts, from @box; the
+ * last sample's period ended when the event's count was @end.
  *
  * perf_event_overflow() is not exported to modules (Linux 6.1). The
  * exported way to the same sample output is perf_tp_event(): given a list
  * of events and a count, it feeds each event to perf's software-event
- * overflow code, which takes a sample per period elapsed in the count and
- * writes it to the ring buffer. The list holds this event alone, its
- * countdown set so that the count given is exactly one period
- * (perf_swevent_set_period()); the count perf adds to the event is taken
- * back, as the driver has counted it already.
+ * overflow code, which adds the count to the event and takes a sample per
+ * period elapsed in it. The list holds this event alone, its countdown set
+ * so that the count given is exactly one period
+ * (perf_swevent_set_period()).
+ *
+ * A sample with PERF_SAMPLE_READ reads event->count after perf added the
+ * period: so the count is set one period short of where that sample's
+ * period ended, and put back to what the driver counted afterwards. Until
+ * then a read() on another CPU (perf reads an uncore count after the IPI
+ * that updated it) may see the value of one of these samples.
  *
  * One call per sample: perf's throttle acts from the second sample of a
  * call on, and counts samples since the CPU's last tick, which on a
@@ -635,12 +641,13 @@ static struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
  * Return: true if the driver throttled the event.
  */
 static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
-			struct pt_regs *regs, u64 n, u64 period)
+			struct pt_regs *regs, u64 n, u64 period, u64 end)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	/* The raw record of a tracepoint sample: empty here. */
 	struct trace_entry rec = { };
-	s64 count = local64_read(&event->count);
+	u64 count = local64_read(&event->count);
+	u64 at = end - n * period;
 	bool throttle = false;
 	HLIST_HEAD(head);
 	int rctx;
@@ -656,13 +663,15 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 		}
 		local64_set(&hwc->period_left, -(s64)period);
 		hwc->last_period = period;
+		local64_set(&event->count, at);
+		at += period;
 		perf_tp_event(0, period, &rec, sizeof(rec), regs, &head, rctx,
 			      NULL);
 		box->samples++;
 	}
 	hlist_del_init_rcu(&event->hlist_entry);
 	rcu_read_unlock();
-	local64_sub(local64_read(&event->count) - count, &event->count);
+	local64_set(&event->count, count);
 	if (throttle)
 		uncore_throttle(box, event);
 	return throttle;
@@ -725,7 +734,10 @@ static u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 	if (!n)
 		return 0;
 	if (!event->attr.freq) {
-		*running = !uncore_emit(box, event, regs, n, hwc->sample_period);
+		/* The last period ended sample_period - next counts ago. */
+		*running = !uncore_emit(box, event, regs, n, hwc->sample_period,
+					local64_read(&event->count) -
+					(hwc->sample_period - next));
 		local64_set(&hwc->period_left, next);
 		return n;
 	}
@@ -734,7 +746,8 @@ static u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 	 * then a period fitted to the rate it came at (uncore_freq_period()).
 	 */
 	count = hwc->last_period - left;
-	*running = !uncore_emit(box, event, regs, 1, count);
+	*running = !uncore_emit(box, event, regs, 1, count,
+				local64_read(&event->count));
 	hwc->sample_period = uncore_freq_period(event, count);
 	hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, hwc->sample_period);
