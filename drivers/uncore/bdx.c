@@ -53,6 +53,8 @@
 #define BDX_BOX_CTL_RESERVED_ONES	(BIT_ULL(17) | BIT_ULL(16))
 #define BDX_BOX_CTL_INIT		(BDX_BOX_CTL_RESERVED_ONES | \
 					 BIT_ULL(1) | BIT_ULL(0))
+/* frz (bit 8, write-only): every counter of the box stops as it is. */
+#define BDX_BOX_CTL_FREEZE		(BDX_BOX_CTL_RESERVED_ONES | BIT_ULL(8))
 
 /* Discovery (1.6, 1.6.1): devices on each package's uncore bus. */
 #define BDX_UBOX_NODEID_DID		0x6f1e
@@ -282,6 +284,8 @@ static const struct uncore_type bdx_cbox = {
 			  BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC,
 	.box_ctl	= BDX_C0_MSR_PMON_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT,
+	.box_ctl_freeze	= BDX_BOX_CTL_FREEZE,
+	.box_ctl_run	= BDX_BOX_CTL_RESERVED_ONES,
 	.event_ctl	= BDX_C0_MSR_PMON_CTL0,
 	.perf_ctr	= BDX_C0_MSR_PMON_CTR0,
 	.box_stride	= BDX_CBO_MSR_STRIDE,
@@ -389,6 +393,8 @@ static const struct uncore_type bdx_pcu = {
 	.config1_mask	= GENMASK_ULL(31, 0),
 	.box_ctl	= BDX_PCU_MSR_PMON_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT,
+	.box_ctl_freeze	= BDX_BOX_CTL_FREEZE,
+	.box_ctl_run	= BDX_BOX_CTL_RESERVED_ONES,
 	.event_ctl	= BDX_PCU_MSR_PMON_CTL0,
 	.perf_ctr	= BDX_PCU_MSR_PMON_CTR0,
 	.box_status	= BDX_PCU_MSR_PMON_BOX_STATUS,
@@ -448,6 +454,8 @@ static const struct uncore_type bdx_sbox = {
 			  UNCORE_CTL_THRESH8,
 	.box_ctl	= BDX_S0_MSR_PMON_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT,
+	.box_ctl_freeze	= BDX_BOX_CTL_FREEZE,
+	.box_ctl_run	= BDX_BOX_CTL_RESERVED_ONES,
 	/* 2.4.1: "write the SBo PMON control registers twice" */
 	.write_twice	= true,
 	.event_ctl	= BDX_S0_MSR_PMON_CTL0,

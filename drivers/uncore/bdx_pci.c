@@ -30,7 +30,13 @@
  * 2-71, 2-113, 2-148, 2-166); reserved on R2PCIe and R3QPI.
  */
 #define BDX_BOX_CTL_RST		(BIT(1) | BIT(0))	/* rst_ctrs, rst_ctrl */
-#define BDX_BOX_CTL_INIT_1716	(BIT(17) | BIT(16) | BDX_BOX_CTL_RST)
+#define BDX_BOX_CTL_1716	(BIT(17) | BIT(16))
+#define BDX_BOX_CTL_INIT_1716	(BDX_BOX_CTL_1716 | BDX_BOX_CTL_RST)
+/*
+ * BOX_CTL.frz (bit 8, write-only) freezes every counter of the box and
+ * leaves them as they are (Tables 2-62, 2-113, 2-146, 2-167, 2-213, 2-232).
+ */
+#define BDX_BOX_CTL_FRZ		BIT(8)
 
 /* Global status bit of each PCI box (Table 2-3; see bdx.h). */
 static u64 bdx_ha_pmi_mask(int idx)
@@ -205,6 +211,8 @@ const struct uncore_type bdx_ha = {
 	.config1_mask	= BDX_HA_F_ADDR | BDX_HA_F_OPC,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
+	.box_ctl_freeze	= BDX_BOX_CTL_1716 | BDX_BOX_CTL_FRZ,
+	.box_ctl_run	= BDX_BOX_CTL_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
 	.num_filter_fields = 2,
@@ -232,6 +240,8 @@ const struct uncore_type bdx_imc = {
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
+	.box_ctl_freeze	= BDX_BOX_CTL_1716 | BDX_BOX_CTL_FRZ,
+	.box_ctl_run	= BDX_BOX_CTL_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
 	.fixed_ctl	= BDX_PCI_FIXED_CTL,
@@ -264,6 +274,8 @@ const struct uncore_type bdx_irp = {
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
+	.box_ctl_freeze	= BDX_BOX_CTL_1716 | BDX_BOX_CTL_FRZ,
+	.box_ctl_run	= BDX_BOX_CTL_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.pci_ctrs	= bdx_irp_ctrs,
 	.box_status	= BDX_PCI_BOX_STATUS,
@@ -400,6 +412,8 @@ const struct uncore_type bdx_qpi = {
 	.config2_mask	= BDX_QPI_CFG_VALID,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
+	.box_ctl_freeze	= BDX_BOX_CTL_1716 | BDX_BOX_CTL_FRZ,
+	.box_ctl_run	= BDX_BOX_CTL_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
 	.num_filter_fields = 1,
@@ -426,6 +440,7 @@ const struct uncore_type bdx_r2pcie = {
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_RST,
+	.box_ctl_freeze	= BDX_BOX_CTL_FRZ,
 	/* 2.10.2: "write the R2PCIe PMON control registers twice" */
 	.write_twice	= true,
 	.event_ctl	= BDX_PCI_CTL0,
@@ -453,6 +468,7 @@ const struct uncore_type bdx_r3qpi = {
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_RST,
+	.box_ctl_freeze	= BDX_BOX_CTL_FRZ,
 	/* 2.11.1: "write the R3 PMON control registers twice" */
 	.write_twice	= true,
 	.event_ctl	= BDX_PCI_CTL0,

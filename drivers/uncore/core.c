@@ -456,6 +456,8 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
 #define UNCORE_HWF_THROTTLED	BIT(0)
 /* Set at add while the box's timer, not a PMI, samples the event. */
 #define UNCORE_HWF_TIMER	BIT(1)
+/* Added in a transaction: started by its commit, with the rest of the group. */
+#define UNCORE_HWF_DEFER	BIT(2)
 
 static unsigned int sample_tick_us = 1000;
 module_param(sample_tick_us, uint, 0644);
@@ -1116,6 +1118,135 @@ static u32 uncore_allowed(const struct uncore_type *type,
 					  type->num_counters, &unused);
 }
 
+/* ---- Groups: transactions and switching a group at once ---------------- */
+
+/*
+ * perf schedules a group member by member: add() for each, then, if one
+ * does not fit, del() for those already added. A group member must not
+ * count before the whole group is on the box, nor stop while the rest of
+ * the group counts on: between perf's start_txn(PERF_PMU_TXN_ADD) and
+ * commit_txn(), add() places an event but does not start it, and the
+ * commit starts the group; a cancel leaves nothing to undo, perf's del()s
+ * find the members never started. A group of two or more is started, and
+ * taken off between pmu_disable and pmu_enable, with its box frozen
+ * (BOX_CTL), so that its members count exactly the same events. Nothing
+ * else freezes the box: a single event pays no register access for any
+ * of this, and other events on the box lose no count to it. Every
+ * callback runs on the box's reading CPU with IRQs off.
+ */
+
+/* The box of @pmu this CPU reads, NULL if it reads none. */
+static struct uncore_box *uncore_cpu_box(struct pmu *pmu)
+{
+	struct uncore_pmu *upmu = to_uncore_pmu(pmu);
+	int cpu = smp_processor_id();
+	int pkg = topology_logical_package_id(cpu);
+	struct uncore_box *box;
+
+	if (pkg < 0 || pkg >= uncore_max_pkgs)
+		return NULL;
+	box = READ_ONCE(upmu->boxes[pkg]);
+	return box && READ_ONCE(box->cpu) == cpu ? box : NULL;
+}
+
+static bool uncore_in_group(const struct perf_event *event)
+{
+	return event->group_leader != event || event->nr_siblings;
+}
+
+static void uncore_box_ctl_write(struct uncore_box *box, u64 val)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (type->pci)
+		uncore_pci_write(box, box->pdev, type->box_ctl, val);
+	else
+		uncore_msr_write(box, type->box_ctl + box->msr_base, val);
+}
+
+/* Freeze the box, if its type can, until uncore_box_let_run(). */
+static void uncore_box_hold(struct uncore_box *box)
+{
+	const u64 frz = box->pmu->type->box_ctl_freeze;
+
+	if (box->held || !frz || box->dead)
+		return;
+	uncore_box_ctl_write(box, frz);
+	box->held = true;
+}
+
+static void uncore_box_let_run(struct uncore_box *box)
+{
+	if (!box->held)
+		return;
+	box->held = false;
+	if (!box->dead)
+		uncore_box_ctl_write(box, box->pmu->type->box_ctl_run);
+}
+
+static void uncore_pmu_disable(struct pmu *pmu)
+{
+	struct uncore_box *box = uncore_cpu_box(pmu);
+
+	if (box)
+		box->batch = true;
+}
+
+static void uncore_pmu_enable(struct pmu *pmu)
+{
+	struct uncore_box *box = uncore_cpu_box(pmu);
+
+	if (!box)
+		return;
+	box->batch = false;
+	uncore_box_let_run(box);
+}
+
+static void uncore_start_txn(struct pmu *pmu, unsigned int flags)
+{
+	struct uncore_box *box = uncore_cpu_box(pmu);
+
+	if (box)
+		box->txn_flags = flags;
+}
+
+static int uncore_commit_txn(struct pmu *pmu)
+{
+	struct uncore_box *box = uncore_cpu_box(pmu);
+	int i, n = 0;
+
+	if (!box)
+		return 0;
+	if (!(box->txn_flags & PERF_PMU_TXN_ADD)) {
+		box->txn_flags = 0;
+		return 0;
+	}
+	box->txn_flags = 0;
+	for (i = 0; i < box->n_events; i++)
+		n += !!(box->events[i]->hw.flags & UNCORE_HWF_DEFER);
+	if (n > 1)
+		uncore_box_hold(box);
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+
+		if (!(event->hw.flags & UNCORE_HWF_DEFER))
+			continue;
+		event->hw.flags &= ~UNCORE_HWF_DEFER;
+		uncore_pmu_start(event, 0);
+	}
+	if (!box->batch)
+		uncore_box_let_run(box);
+	return 0;
+}
+
+static void uncore_cancel_txn(struct pmu *pmu)
+{
+	struct uncore_box *box = uncore_cpu_box(pmu);
+
+	if (box)
+		box->txn_flags = 0;
+}
+
 static void uncore_pmu_start(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
@@ -1148,6 +1279,9 @@ static void uncore_pmu_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
+		/* perf takes a group off between pmu_disable and pmu_enable. */
+		if (box->batch && uncore_in_group(event))
+			uncore_box_hold(box);
 		if (!box->dead)
 			box->pmu->type->ops->disable_event(box, event);
 		hwc->state |= PERF_HES_STOPPED;
@@ -1212,8 +1346,12 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	for (i = 0; i < n; i++)
 		if (moved[i])
 			uncore_pmu_start(box->events[i], PERF_EF_RELOAD);
-	if (flags & PERF_EF_START)
-		uncore_pmu_start(event, 0);
+	if (flags & PERF_EF_START) {
+		if (box->txn_flags & PERF_PMU_TXN_ADD)
+			event->hw.flags |= UNCORE_HWF_DEFER;
+		else
+			uncore_pmu_start(event, 0);
+	}
 
 	/* A running timer keeps its expiry: restart it if that is too late. */
 	if (uncore_set_poll_period(box) || n == 0)
@@ -1245,6 +1383,7 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 		event->hw.flags &= ~UNCORE_HWF_THROTTLED;
 		box->n_throttled--;
 	}
+	event->hw.flags &= ~UNCORE_HWF_DEFER;
 	event->hw.idx = -1;
 
 	if (!box->n_events)
@@ -1944,6 +2083,11 @@ static struct uncore_pmu *uncore_alloc_pmu(const struct uncore_type *type,
 		.start		= uncore_pmu_start,
 		.stop		= uncore_pmu_stop,
 		.read		= uncore_pmu_read,
+		.pmu_enable	= uncore_pmu_enable,
+		.pmu_disable	= uncore_pmu_disable,
+		.start_txn	= uncore_start_txn,
+		.commit_txn	= uncore_commit_txn,
+		.cancel_txn	= uncore_cancel_txn,
 	};
 	upmu->priv = (void *)ts;
 	return upmu;
@@ -2119,6 +2263,7 @@ static void uncore_box_kill(void *info)
 
 	for (i = 0; i < box->n_events; i++)
 		uncore_pmu_stop(box->events[i], PERF_EF_UPDATE);
+	uncore_box_let_run(box);
 	box->dead = true;
 	hrtimer_try_to_cancel(&box->hrtimer);
 }

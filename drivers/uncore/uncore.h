@@ -126,6 +126,10 @@ struct uncore_access_stats {
  * @dead: the box's device went away: nothing touches the hardware any more,
  *	its events keep the counts they had. Set on @cpu with IRQs off, so
  *	the perf callbacks, which run there with IRQs off too, see it settled.
+ * @txn_flags: the perf transaction in progress (PERF_PMU_TXN_*), 0 if none
+ * @batch: between perf's pmu_disable and pmu_enable
+ * @held: the driver froze the box (BOX_CTL) to start or stop a group at
+ *	once; pmu_enable, or the end of the commit, lets it run
  */
 struct uncore_box {
 	struct uncore_pmu *pmu;
@@ -153,6 +157,9 @@ struct uncore_box {
 	u64 samples;
 	u64 lost;
 	u64 throttles;
+	unsigned int txn_flags;
+	bool batch;
+	bool held;
 };
 
 /**
@@ -231,6 +238,9 @@ struct uncore_format_desc {
  *	driver; the register fields below are then config-space offsets
  * @box_ctl: MSR of box 0's BOX_CTL (0: none)
  * @box_ctl_init: value that resets the box's controls and counters
+ * @box_ctl_freeze: BOX_CTL value that freezes the box's counters and
+ *	changes nothing else; 0 if the box cannot be frozen on its own
+ * @box_ctl_run: BOX_CTL value that ends that freeze
  * @write_twice: counter controls must be written twice to take hold
  * @event_ctl: MSR of box 0's CTL0 (PCI: CTLn at @event_ctl + 4n)
  * @perf_ctr: MSR of box 0's CTR0 (PCI: CTRn at @perf_ctr + 8n)
@@ -265,6 +275,8 @@ struct uncore_type {
 	u64 config2_mask;
 	u32 box_ctl;
 	u64 box_ctl_init;
+	u64 box_ctl_freeze;
+	u64 box_ctl_run;
 	bool write_twice;
 	u32 event_ctl;
 	u32 perf_ctr;
