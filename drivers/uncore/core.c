@@ -14,6 +14,7 @@
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -79,11 +80,15 @@ static bool uncore_nmi_registered;
  *   (un)registration of pmus of PCI types;
  * - boxes[] changes only under cpus_read_lock() and uncore_box_mutex, so
  *   the CPU hotplug callbacks (cpus write-locked) and every holder of the
- *   mutex (event_init, event destroy, sysfs, debugfs) see it stable;
+ *   mutex (event_init, event destroy, debugfs) see it stable; the cpumask
+ *   file and the perf callbacks read it with READ_ONCE() (cpumask_show()
+ *   says why the former takes no lock);
  * - pmu->registered changes only under cpus_read_lock(), for hotplug.
  * Order: uncore_pci_mutex, cpus_read_lock(), uncore_box_mutex. perf's own
  * pmus_srcu is held around event_init, which takes uncore_box_mutex, so
- * perf_pmu_(un)register() are never called with uncore_box_mutex held.
+ * perf_pmu_(un)register() are never called with uncore_box_mutex held,
+ * and perf_pmu_unregister() never with cpus_read_lock() held (see
+ * uncore_pci_box_remove()).
  */
 static DEFINE_MUTEX(uncore_pci_mutex);
 static DEFINE_MUTEX(uncore_box_mutex);
@@ -1591,15 +1596,19 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	cpus_read_lock();
-	mutex_lock(&uncore_box_mutex);
+	/*
+	 * A snapshot, with no lock: a reader of this file holds the pmu's
+	 * sysfs active, which perf_pmu_unregister() waits for with perf's
+	 * pmus_lock held; a CPU going offline waits for pmus_lock with the
+	 * hotplug lock held for writing, and cpus_read_lock() here would wait
+	 * for that writer. The values are CPU numbers and box pointers only
+	 * compared with NULL, each read once.
+	 */
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		cpu = uncore_pkg_cpu[pkg];
-		if (upmu->boxes[pkg] && cpu >= 0)
+		cpu = READ_ONCE(uncore_pkg_cpu[pkg]);
+		if (READ_ONCE(upmu->boxes[pkg]) && cpu >= 0)
 			cpumask_set_cpu(cpu, mask);
 	}
-	mutex_unlock(&uncore_box_mutex);
-	cpus_read_unlock();
 	ret = cpumap_print_to_pagebuf(true, buf, mask);
 	free_cpumask_var(mask);
 	return ret;
@@ -1918,7 +1927,7 @@ static void uncore_pkg_move(int pkg, int from, int to)
 {
 	int i;
 
-	uncore_pkg_cpu[pkg] = to;
+	WRITE_ONCE(uncore_pkg_cpu[pkg], to);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
 		struct uncore_box *box = upmu->boxes[pkg];
@@ -1956,7 +1965,7 @@ static int uncore_cpu_online(unsigned int cpu)
 	}
 
 	/* First CPU of the package: it reads the package's boxes from now on. */
-	uncore_pkg_cpu[pkg] = cpu;
+	WRITE_ONCE(uncore_pkg_cpu[pkg], cpu);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
 
@@ -2234,14 +2243,14 @@ int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
 		box->cpu = uncore_pkg_cpu[pkg];
 		type->ops->init_box(box);
 		box->initialized = true;
-		upmu->boxes[pkg] = box;
+		WRITE_ONCE(upmu->boxes[pkg], box);
 	}
 	mutex_unlock(&uncore_box_mutex);
 	if (!err && !upmu->registered)
 		err = uncore_register(upmu);
 	if (err && err != -EBUSY) {
 		mutex_lock(&uncore_box_mutex);
-		upmu->boxes[pkg] = NULL;
+		WRITE_ONCE(upmu->boxes[pkg], NULL);
 		mutex_unlock(&uncore_box_mutex);
 	}
 	cpus_read_unlock();
@@ -2306,16 +2315,30 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 						 true);
 		else
 			box->dead = true;
-		upmu->boxes[box->pkg] = NULL;
+		WRITE_ONCE(upmu->boxes[box->pkg], NULL);
 		unregister = upmu->registered && !uncore_pmu_has_boxes(upmu) &&
 			     !upmu->nr_events;
+		/* From here hotplug leaves the pmu's (empty) contexts alone. */
+		if (unregister)
+			upmu->registered = false;
 	}
 	mutex_unlock(&uncore_box_mutex);
-	if (unregister) {
-		perf_pmu_unregister(&upmu->pmu);
-		upmu->registered = false;
-	}
 	cpus_read_unlock();
+	/*
+	 * Not under cpus_read_lock(): unregistering waits for the pmu's sysfs
+	 * readers, and cpumask_show() takes cpus_read_lock(), which a pending
+	 * hotplug writer holds back: the three would wait in a cycle.
+	 *
+	 * perf frees the pmu's CPU contexts at unregistration, and puts an
+	 * event's context only after its ->destroy(), which is where
+	 * nr_events dropped. The task freeing the last event does no
+	 * voluntary context switch in between: once every task has made
+	 * one, perf holds nothing of this pmu.
+	 */
+	if (unregister) {
+		synchronize_rcu_tasks();
+		perf_pmu_unregister(&upmu->pmu);
+	}
 	mutex_unlock(&uncore_pci_mutex);
 
 	if (!box)
