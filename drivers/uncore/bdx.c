@@ -79,6 +79,9 @@
 #define BDX_PCU_OCC_EDGE	BIT_ULL(31)
 #define BDX_PCU_EV_OCC		0x80	/* ev_sel bit 7: occupancy sub-counter */
 
+/* "up to 24 instances of the CBo" (2.3), one CAPID5 bit each (1.6). */
+#define BDX_NUM_CBOS		24
+
 /* PCLK is a fixed 800 MHz (2.8.6, PCU CLOCKTICKS). */
 #define BDX_PCLK_HZ		800000000ULL
 
@@ -194,6 +197,32 @@ static u64 bdx_cbox_filter_bits(u64 config)
 	return bits;
 }
 
+/* Once per CBo pmu: bit n set when uncore_cbox_<n> has given the notice. */
+static DECLARE_BITMAP(bdx_cbox_opc_noticed, BDX_NUM_CBOS);
+
+/*
+ * An OPCODE subevent without filter_opc programs FILTER1.opc = 0 and so
+ * matches opcode 0, which no IDI request carries (Table 2-20 lists
+ * 0x180-0x1e6 only): on the part it counts nothing. Say so once per pmu,
+ * with what was programmed; event_init runs this on every open, so it only
+ * tests a bit. A pmu-less event (the KUnit suites) has no name to give.
+ */
+static void bdx_cbox_opc_notice(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+	int idx;
+
+	if (!event->pmu)
+		return;
+	idx = container_of(event->pmu, struct uncore_pmu, pmu)->idx;
+	if (idx < 0 || idx >= BDX_NUM_CBOS ||
+	    test_and_set_bit(idx, bdx_cbox_opc_noticed))
+		return;
+	pr_notice("%s: event 0x%02llx umask 0x%02llx is an OPCODE subevent without filter_opc: FILTER1.opc is programmed 0, which no request carries (manual Table 2-20), so it counts nothing on the part; give filter_opc=0x180-0x1ff (e.g. 0x182 DRd)\n",
+		  event->pmu->name, config & UNCORE_CTL_EV_SEL,
+		  (config & UNCORE_CTL_UMASK) >> 8);
+}
+
 /*
  * A CBo "allows only one such event to be programmed at a given time"
  * (2.3.1) and "only one of these filtering criteria may be applied at a
@@ -225,13 +254,16 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 	if (config1 & ~used)
 		return -EINVAL;
 	/*
-	 * Table 2-19, FILTER1.opc: a 9-bit opcode whose top two bits are 0b11
-	 * (Table 2-20). 0 is accepted too: it is what an OPCODE subevent
-	 * without filter_opc programs (mainline's users do that); the part
-	 * then matches opcode 0, which the driver does not pretend otherwise.
+	 * Table 2-19, FILTER1.opc: "7b IDI Opcode w/top 2b 0x3", so every
+	 * opcode of Table 2-20 is in 0x180-0x1ff; any other non-zero value is
+	 * refused. perf cannot tell filter_opc=0 from no filter_opc, so 0 is
+	 * "not given": the event opens (mainline's users write OPCODE
+	 * subevents that way) but is said out loud, see bdx_cbox_opc_notice().
 	 */
 	if (opc && (opc & 0x180) != 0x180)
 		return -EINVAL;
+	if (!opc && (used & BDX_CBO_F_OPC))
+		bdx_cbox_opc_notice(event);
 	if (used) {
 		req->fields = BIT(0);
 		req->value = config1;
@@ -273,7 +305,7 @@ static bool bdx_cbox_present(const struct uncore_type *type, int idx, int pkg)
 
 static const struct uncore_type bdx_cbox = {
 	.name		= "cbox",
-	.num_boxes	= 24,
+	.num_boxes	= BDX_NUM_CBOS,
 	.num_counters	= 4,
 	.ctr_bits	= 48,
 	.max_inc	= 1,

@@ -235,9 +235,11 @@ int main(int argc, char **argv)
 				  .cpu = -1, .pid = -1 })
 
 	expect(&EV(cbo, 0x0835, 0), 0, "cbox TOR_INSERTS.ALL opens");
-	expect(&EV(cbo, 0x0335, 0), 0, "cbox TOR_INSERTS.MISS_OPCODE (the demo event) opens");
+	expect(&EV(cbo, 0x0335, 0), 0, "cbox MISS_OPCODE without filter_opc opens (opcode 0)");
+	expect(&EV(cbo, 0x0335, 0x182ULL << 52), 0, "cbox MISS_OPCODE, filter_opc=0x182 (README) opens");
 	expect(&EV(cbo, 0x0135, 0x182ULL << 52), 0, "cbox opcode filter 0x182 opens");
 	expect(&EV(cbo, 0x0135, 0x100ULL << 52), EINVAL, "cbox opcode 0x100 (top bits not 0b11) refused");
+	expect(&EV(cbo, 0x0135, 0x17fULL << 52), EINVAL, "cbox opcode 0x17f (top bits 0b10) refused");
 	expect(&EV(cbo, 0x0135, 0x07fULL << 52), EINVAL, "cbox opcode 0x07f refused");
 	expect(&EV(cbo, 0x0835, 0x182ULL << 52), EINVAL, "cbox opcode filter on a non-opcode subevent refused");
 	expect(&EV(cbo, 0x0835, 1ULL << 17), EINVAL, "cbox state filter on TOR_INSERTS refused");

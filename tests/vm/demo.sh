@@ -25,28 +25,35 @@ done
 run cat "$PMUS"/uncore_cbox_3/cpumask "$PMUS"/uncore_cbox_0/cpumask "$PMUS"/uncore_cbox_4/cpumask
 run grep . "$PMUS"/uncore_cbox_3/format/umask "$PMUS"/uncore_cbox_3/format/filter_opc
 
-say "Counting: perf stat on CBo 3 (TOR_INSERTS.MISS_OPCODE) and the UBox UCLK counter"
-echo "While perf counts, the command below injects into the simulator:"
-echo "  package 0: 1234 TOR inserts on CBo 3 that miss, with opcode 0: the event sets"
-echo "             no filter_opc, so FILTER1.opc is 0 and only opcode-0 requests match"
-echo "  package 1: 5678 of them, and 99 with opcode 0x182 (not counted)"
+say "Counting: perf stat on CBo 3 (TOR_INSERTS.MISS_OPCODE of DRd) and the UBox UCLK counter"
+echo "filter_opc=0x182 is the Demand Data Read opcode (manual Table 2-20): the event"
+echo "counts demand data reads that miss the LLC slice. While perf counts, the command"
+echo "below injects into the simulator:"
+echo "  package 0: 1234 TOR inserts on CBo 3 that miss, with opcode 0x182 (DRd)"
+echo "  package 1: 5678 of them, and 99 with opcode 0x180 (RFO, not counted)"
 echo "  and advances simulated time by exactly 2 ms (UCLK at $(cat "$SIMPARAM"/uclk_khz) kHz)"
 echo freeze > "$SIM"/clock
-run perf stat -a --per-socket -e uncore_cbox_3/event=0x35,umask=0x3/,uncore_ubox/clockticks/ -- \
+run perf stat -a --per-socket -e uncore_cbox_3/event=0x35,umask=0x3,filter_opc=0x182/,uncore_ubox/clockticks/ -- \
 	sh -c ". /tests/lib.sh
-	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x03 opc=0 count=1234'
-	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 opc=0 count=5678'
-	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 opc=0x182 count=99'
+	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x03 opc=0x182 count=1234'
+	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 opc=0x182 count=5678'
+	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x03 opc=0x180 count=99'
 	       echo 'advance 2000000' > $SIM/clock"
 echo run > "$SIM"/clock
 echo "Expected: S0 1234 and S1 5678 TOR inserts; $(( $(cat "$SIMPARAM"/uclk_khz) * 2 )) UCLK ticks per socket."
 
-say "A filtered event: only opcode 0x182 (DRd) requests, injected mixed with others"
-run perf stat -a -A -e uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x182/ -- \
+say "An OPCODE subevent without filter_opc opens, but not silently"
+echo "perf cannot tell filter_opc=0 from no filter_opc: the driver programs opcode 0,"
+echo "which no request carries (Table 2-20), so on the part the event counts nothing."
+echo "It still opens, and the kernel log says so once per PMU. The command injects"
+echo "300 DRd and 999 RFO misses on package 0:"
+run perf stat -a -A -e uncore_cbox_3/event=0x35,umask=0x3/ -- \
 	sh -c ". /tests/lib.sh
-	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x01 opc=0x182 count=300'
-	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x01 opc=0x180 count=999'"
-echo "Expected: 300 on the package 0 CPU, 0 on package 1."
+	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x03 opc=0x182 count=300'
+	       sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x03 opc=0x180 count=999'"
+echo "Expected: 0 on both packages' CPUs, and this in the kernel log:"
+echo "\$ dmesg | grep 'without filter_opc'"
+dmesg | grep 'without filter_opc' | sed 's/^/  /'
 
 say "PCI boxes: memory traffic in MiB (iMC) and QPI packets by match/mask"
 for p in $PKGS; do
@@ -74,7 +81,7 @@ run perf record -q -a -P -c 1000 -o /tmp/demo.data \
 	sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh
 	       sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=3500'
 	       sim_settle 0
-	       sim_inject 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08 opc=0 count=2000'
+	       sim_inject 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08 opc=0x182 count=2000'
 	       sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=2500'
 	       sim_settle 0; sleep 0.1"
 run perf script -i /tmp/demo.data -F cpu,time,event,period | cat

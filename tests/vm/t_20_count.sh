@@ -101,7 +101,9 @@ cbo_filter state event=0x34,umask=0x11,filter_state=0x1 70 \
 cbo_filter opcnc event=0x35,umask=0x1,filter_opc=0x182,filter_nc=1 40 \
 	"event=0x35 umask=0x01 opc=0x182 nc=1 count=40" "event=0x35 umask=0x01 opc=0x182 count=20" \
 	"event=0x35 umask=0x01 opc=0x180 nc=1 count=60"
-# The demo's event: MISS_OPCODE with no filter_opc matches opcode 0.
+# MISS_OPCODE with no filter_opc programs opcode 0, as the driver's notice
+# says (t_62): the simulator counts opcode-0 traffic, which the part never
+# carries.
 cbo_filter missopc event=0x35,umask=0x3 1234 \
 	"event=0x35 umask=0x03 opc=0 count=1234" "event=0x35 umask=0x03 opc=0x182 count=99"
 cbo_filter nid event=0x35,umask=0x48,filter_nid=0x2 9 \
