@@ -35,7 +35,9 @@ done
 drops0=$(sim_stat0 frozen_drops)
 nmi0=$(pmi_stat 3)
 owed0=$(pmi_stat 6)
-echo $((1000000000 * UNCORE_TIMEOUT_SCALE)) >"$SIMPARAM/freeze_delay_ns"
+# A second, or more in a slow guest; the parameter is a uint (at most 4 s).
+delay_s=$((UNCORE_TIMEOUT_SCALE > 4 ? 4 : UNCORE_TIMEOUT_SCALE))
+echo $((delay_s * 1000000000)) >"$SIMPARAM/freeze_delay_ns"
 # The workload: an overflow of iMC 0, then a backtrace NMI on every CPU
 # while its freeze is pending, then time for the freeze and its PMI.
 expect_kernel_report_begin
@@ -44,7 +46,7 @@ perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=i
 		sim_inject '$imc count=1000' || exit 1
 		echo l >/proc/sysrq-trigger
 		sim_state | sed -n 's/^pkg0 global .* freeze_pending=\([01]\).*/\1/p' >/tmp/pending
-		sleep $((2 * UNCORE_TIMEOUT_SCALE))
+		sleep $((delay_s + 1))
 		sim_settle 0" >/dev/null 2>/tmp/rec.err
 rc=$?
 expect_kernel_report_end
@@ -59,9 +61,9 @@ ok "! dmesg | grep -q 'NMI received for unknown reason'" "no unknown NMI"
 
 # Every counter of the package counts again: a CBo event, 500 injected.
 out=/tmp/stat.csv
-if pstat $out -a -A -e "$cbo/event=0x35,umask=0x08,name=cbo/" -- \
+if pstat "$out" -a -A -e "$cbo/event=0x35,umask=0x08,name=cbo/" -- \
 	sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=cbox idx=$cbo_idx event=0x35 umask=0x08 count=500'"; then
-	is "$(val_cpu $out "$CPU0" cbo)" 500 "$cbo on package 0 counts all of 500 afterwards"
+	is "$(val_cpu "$out" "$CPU0" cbo)" 500 "$cbo on package 0 counts all of 500 afterwards"
 fi
 is "$(( $(sim_stat0 frozen_drops) - drops0 ))" 0 "no event dropped by a freeze"
 unload_modules

@@ -39,6 +39,7 @@ is "${base%% *} ${base##* }" "1 0" "a counting event alone: one event, nothing t
 # busy so that perf's tick runs there and restarts the event.
 echo 250 >"$PARAM/max_sample_rate"
 t0=$(box_stat "$pmu" 6)
+# shellcheck disable=SC2016 # the busy loop's expansions are the inner shell's
 perf record -q -a -o /tmp/perf.data -F 1000 -e "$pmu/clockticks/" -- \
 	taskset -c "$CPU0" sh -c 'end=$(($(date +%s) + 3)); while [ "$(date +%s)" -lt $end ]; do :; done' \
 	>/dev/null 2>/tmp/rec.err || diag "perf record: $(cat /tmp/rec.err)"

@@ -31,14 +31,15 @@ OTHERS=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	[ "$n" = "$CPU0" ] && continue
 	[ "$(cat "$c/online" 2>/dev/null || echo 1)" = 1 ] && echo "$n"
 done | head -n2 | tr '\n' ' ')
-set -- $OTHERS
-A=$1 B=${2:-$1}
+A=${OTHERS%% *} B=${OTHERS#* }
+B=${B%% *}
+B=${B:-$A}
 
 echo 1 >"$PMUS/$pmu/perf_event_mux_interval_ms"
 
 # run CPU CPU: perf stat of EVENTS while each CPU injects N single events.
 run() {
-	pstat $out --no-scale -a -A -e "$EVENTS" -- sh -c "
+	pstat "$out" --no-scale -a -A -e "$EVENTS" -- sh -c "
 		for c in $1 $2; do
 			taskset -c \$c sh -c 'i=0; while [ \$i -lt $N ]; do echo \"$line\" >$SIM_INJECT; i=\$((i + 1)); done' &
 		done
@@ -46,8 +47,9 @@ run() {
 }
 # field EVENT COLUMN: a column of package 0's line for EVENT (2 count,
 # 5 time running, 6 percentage running).
-field() { awk -F, -v c="CPU$CPU0" -v n="$1" -v k="$2" '$1 == c && $4 == n { print $k }' $out; }
+field() { awk -F, -v c="CPU$CPU0" -v n="$1" -v k="$2" '$1 == c && $4 == n { print $k }' "$out"; }
 members() { echo "$(field g1 "$1") $(field g2 "$1") $(field g3 "$1") $(field g4 "$1")"; }
+# shellcheck disable=SC2086 # the four words of $1
 same4() { set -- $1; [ "$1" = "$2" ] && [ "$1" = "$3" ] && [ "$1" = "$4" ]; }
 
 check() { # WHERE TOTAL
