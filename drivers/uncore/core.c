@@ -1552,6 +1552,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	if (!err) {
 		kref_get(&box->ref);
 		upmu->nr_events++;
+		upmu->used = true;
 		event->destroy = uncore_event_destroy;
 	}
 	mutex_unlock(&uncore_box_mutex);
@@ -2292,7 +2293,7 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 {
 	struct uncore_box *box = NULL;
 	struct uncore_pmu *upmu = NULL;
-	bool unregister = false;
+	bool unregister = false, wait = false;
 	int i, pkg;
 
 	mutex_lock(&uncore_pci_mutex);
@@ -2318,9 +2319,17 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 		WRITE_ONCE(upmu->boxes[box->pkg], NULL);
 		unregister = upmu->registered && !uncore_pmu_has_boxes(upmu) &&
 			     !upmu->nr_events;
-		/* From here hotplug leaves the pmu's (empty) contexts alone. */
-		if (unregister)
+		/*
+		 * From here hotplug leaves the pmu's (empty) contexts alone.
+		 * An event may still be on its way out (see below) only if
+		 * one was opened, and not while the module is going: every
+		 * event holds a reference on it until perf is done with it.
+		 */
+		if (unregister) {
 			upmu->registered = false;
+			wait = upmu->used && THIS_MODULE->state != MODULE_STATE_GOING;
+			upmu->used = false;
+		}
 	}
 	mutex_unlock(&uncore_box_mutex);
 	cpus_read_unlock();
@@ -2336,7 +2345,8 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 	 * one, perf holds nothing of this pmu.
 	 */
 	if (unregister) {
-		synchronize_rcu_tasks();
+		if (wait)
+			synchronize_rcu_tasks();
 		perf_pmu_unregister(&upmu->pmu);
 	}
 	mutex_unlock(&uncore_pci_mutex);

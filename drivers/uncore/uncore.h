@@ -305,6 +305,7 @@ struct uncore_type {
  * @name: "uncore_cbox_3"
  * @registered: perf_pmu_register() succeeded
  * @nr_events: events opened on this pmu and not yet freed
+ * @used: an event was opened on this pmu since it was registered
  * @boxes: per logical package; NULL where the box does not exist
  * @attr_groups: sysfs groups handed to perf
  * @priv: sysfs storage owned by core.c
@@ -316,6 +317,7 @@ struct uncore_pmu {
 	char name[32];
 	bool registered;
 	int nr_events;
+	bool used;
 	struct uncore_box **boxes;
 	const struct attribute_group *attr_groups[4];
 	void *priv;
