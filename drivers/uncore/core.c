@@ -46,15 +46,21 @@ static struct dentry *uncore_debugfs;
  *	PMI not yet seen: the next NMI that finds no new status is taken
  *	as that PMI and ends the freeze (see "The PMI protocol" in
  *	Documentation/uncore_pmu.rst)
- * @work: the part of the handler that runs in hardirq context
+ * @work: the part of the handler that runs in hardirq context, on @cpu
+ * @fwd: on the hyperthread of @cpu that took the PMI, sends @csd to @cpu
+ *	(NMI context may do neither that nor irq_work_queue_on(), which 6.1
+ *	does not export anyway)
+ * @csd: queues @work on @cpu, in IPI context there
+ * @csd_busy: @csd is in flight
  * @nmi: NMIs that claimed new status
  * @owed_nmi: NMIs taken as an owed PMI
  * @handled: passes of @work
  * @periods: sample periods that elapsed
  *
- * Only @cpu touches this, in perf callbacks and the poll timer (IRQs off),
- * in @work (hardirq) and in the NMI handler, which can interrupt the
- * others: @claimed and @owed are changed with single atomic operations.
+ * The PMI is routed to a core and may reach either of its threads: the
+ * NMI handler runs on @cpu or its sibling, and changes @claimed, @owed,
+ * @nmi and @owed_nmi by atomic operations. Everything else is touched on
+ * @cpu only: in perf callbacks and the poll timer (IRQs off) and in @work.
  */
 struct uncore_pkg_pmi {
 	int cpu;
@@ -64,8 +70,11 @@ struct uncore_pkg_pmi {
 	atomic64_t claimed;
 	atomic_t owed;
 	struct irq_work work;
-	u64 nmi;
-	u64 owed_nmi;
+	struct irq_work fwd;
+	call_single_data_t csd;
+	atomic_t csd_busy;
+	atomic64_t nmi;
+	atomic64_t owed_nmi;
 	u64 handled;
 	u64 periods;
 };
@@ -971,12 +980,20 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	int pkg = topology_logical_package_id(cpu);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
 	struct uncore_pkg_pmi *p;
+	int rcpu;
 	u64 status;
 
 	if (pkg < 0 || pkg >= uncore_max_pkgs)
 		return NMI_DONE;
 	p = &uncore_pmi[pkg];
-	if (READ_ONCE(p->cpu) != cpu || !p->gbox)
+	rcpu = READ_ONCE(p->cpu);
+	if (rcpu < 0 || !p->gbox)
+		return NMI_DONE;
+	/*
+	 * pmi_core_sel names cores (manual Table 2-2): the PMI may come to
+	 * either thread of the reading CPU's core, whichever is online.
+	 */
+	if (rcpu != cpu && !cpumask_test_cpu(cpu, topology_sibling_cpumask(rcpu)))
 		return NMI_DONE;
 	if (uncore_msr_read(p->gbox, pmi->global_status, &status))
 		return NMI_DONE;
@@ -984,14 +1001,45 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	if (status & ~atomic64_fetch_or(status, &p->claimed)) {
 		/* Unless this NMI is the PMI, the PMI is still to come. */
 		atomic_set(&p->owed, 1);
-		p->nmi++;
+		atomic64_inc(&p->nmi);
 	} else if (atomic_xchg(&p->owed, 0)) {
-		p->owed_nmi++;
+		atomic64_inc(&p->owed_nmi);
 	} else {
 		return NMI_DONE;
 	}
-	irq_work_queue(&p->work);
+	irq_work_queue(cpu == rcpu ? &p->work : &p->fwd);
 	return NMI_HANDLED;
+}
+
+/* On the reading CPU, in IPI context: the pass a sibling's NMI owes. */
+static void uncore_pmi_remote(void *info)
+{
+	struct uncore_pkg_pmi *p = info;
+
+	irq_work_queue(&p->work);
+	atomic_set_release(&p->csd_busy, 0);
+}
+
+/* On the sibling that took the PMI, in hardirq context. */
+static void uncore_pmi_forward(struct irq_work *work)
+{
+	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, fwd);
+	int rcpu = READ_ONCE(p->cpu), err;
+
+	/* One in flight is enough: the pass handles whatever is claimed. */
+	if (atomic_xchg(&p->csd_busy, 1))
+		return;
+	err = rcpu >= 0 ? smp_call_function_single_async(rcpu, &p->csd) : -ENXIO;
+	if (!err)
+		return;
+	atomic_set(&p->csd_busy, 0);
+	/*
+	 * The reading CPU went offline after the NMI (what it had queued ran
+	 * before it died). A package with sampling events has re-armed the
+	 * route, and the reading CPU with it, on its new reading CPU; so none
+	 * has, @boxes is empty, and the pass only clears status and freeze.
+	 */
+	uncore_pmi_work(&p->work);
 }
 
 /*
@@ -1829,10 +1877,10 @@ static int uncore_pmi_show(struct seq_file *m, void *v)
 	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
 		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
 
-		seq_printf(m, "%d %d %llu %llu %llu %llu %d\n", pkg,
-			   READ_ONCE(p->cpu), READ_ONCE(p->nmi),
+		seq_printf(m, "%d %d %lld %llu %llu %lld %d\n", pkg,
+			   READ_ONCE(p->cpu), atomic64_read(&p->nmi),
 			   READ_ONCE(p->handled), READ_ONCE(p->periods),
-			   READ_ONCE(p->owed_nmi), atomic_read(&p->owed));
+			   atomic64_read(&p->owed_nmi), atomic_read(&p->owed));
 	}
 	return 0;
 }
@@ -2385,6 +2433,8 @@ static int uncore_pmi_init(void)
 		p->gbox = gpmu ? gpmu->boxes[pkg] : NULL;
 		INIT_LIST_HEAD(&p->boxes);
 		p->work = IRQ_WORK_INIT_HARD(uncore_pmi_work);
+		p->fwd = IRQ_WORK_INIT_HARD(uncore_pmi_forward);
+		INIT_CSD(&p->csd, uncore_pmi_remote, p);
 	}
 	err = register_nmi_handler(NMI_LOCAL, uncore_nmi_handler, 0,
 				   KBUILD_MODNAME);
@@ -2423,8 +2473,14 @@ static void uncore_pmi_exit(void)
 	if (uncore_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
 	uncore_nmi_registered = false;
-	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++)
-		irq_work_sync(&uncore_pmi[pkg].work);
+	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+
+		irq_work_sync(&p->fwd);
+		while (atomic_read_acquire(&p->csd_busy))
+			cpu_relax();
+		irq_work_sync(&p->work);
+	}
 	kfree(uncore_pmi);
 	uncore_pmi = NULL;
 }

@@ -26,8 +26,11 @@ DEBUG_TOPO=${UNCORE_DEBUG_TOPO:-2:0,19}
 # Which guests to run; `UNCORE_KERNELS=stock make check` for a quick loop.
 # stock4 and stock8 are the stock kernel with 4 and 8 sockets, running the
 # tests in MULTI_TESTS.
-KERNELS=${UNCORE_KERNELS:-stock stock4 stock8 debug}
+KERNELS=${UNCORE_KERNELS:-stock stock4 stock8 stocksmt debug}
 MULTI_TESTS=${UNCORE_MULTI_TESTS:-t_10,t_20,t_25,t_27,t_55}
+# stocksmt: 2 sockets of 2 cores of 2 threads, running the SMT test.
+SMT_TOPO=smp=8,sockets=2,cores=2,threads=2
+SMT_TESTS=${UNCORE_SMT_TESTS:-t_56}
 # Tests the debug guest leaves out: t_85 opens each of thousands of aliases
 # with perf, an ABI check the stock guests do in minutes and KASAN under TCG
 # in hours; t_62 checks the CBo opcode notice and refusals (7 minutes under
@@ -51,9 +54,12 @@ progress() {
 		"^(uncore-guest:|# test:|# end:|# kunit:|ok |not ok |UNCORE-GUEST-END)|^\[[ 0-9.]+\] +(not )?ok [0-9]+ |$REPORT_RE" || true
 }
 
-# guest NAME KERNEL KVER MODDIR TIMEOUT TOPO KUNITDIR [CMDLINE...] (KUNITDIR may be "")
+# guest NAME KERNEL KVER MODDIR TIMEOUT TOPO KUNITDIR [CMDLINE...] (KUNITDIR may
+# be ""; TOPO is SOCKETS:CORE-IDS, or smp=SPEC for QEMU's own -smp SPEC)
 guest() {
 	local name=$1 kernel=$2 kver=$3 moddir=$4 limit=$5 topo=$6 kunitdir=${7:-} rc
+	local shape=(--topo "$topo")
+	[[ $topo != smp=* ]] || shape=(--smp "${topo#smp=}")
 	shift 7
 	local initrd=$BUILD/$name.cpio.gz logs=$BUILD/logs
 	mkdir -p "$logs"
@@ -65,7 +71,7 @@ guest() {
 	for try in 1 2 3; do
 		log "booting $name ($kver), limit ${limit}s, try $try"
 		set +e
-		"$tools/run-qemu.sh" --timeout "$limit" --topo "$topo" --log "$logs/$name.log" \
+		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" --log "$logs/$name.log" \
 			--tap "$logs/$name.tap" "$kernel" "$initrd" check "$@" | progress
 		rc=${PIPESTATUS[0]}
 		set -e
@@ -85,6 +91,16 @@ check_stock() {
 	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "stock: module build"; return; }
 	guest stock "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$STOCK_TOPO" "" loglevel=7 \
 		"${ONLY[@]}"
+}
+
+# Two threads per core (the parts have Hyper-Threading): the PMI names a
+# core, and may reach the thread that does not read the package.
+check_stock_smt() {
+	local v
+	v=$(stock_version)
+	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "stocksmt: module build"; return; }
+	guest stocksmt "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$SMT_TOPO" "" loglevel=7 \
+		"uncore.tests=$SMT_TESTS"
 }
 
 # More packages (E7 v4 goes to 8): discovery through the node-ID map, CAPID4
@@ -118,6 +134,7 @@ main() {
 	for k in $KERNELS; do
 		case $k in
 		stock|debug) "check_$k" ;;
+		stocksmt) check_stock_smt ;;
 		stock4) check_stock_sockets 4 ;;
 		stock8) check_stock_sockets 8 ;;
 		*) die "unknown kernel '$k' in UNCORE_KERNELS" ;;
