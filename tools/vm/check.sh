@@ -87,32 +87,13 @@ guest() {
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
-check_stock() {
-	local v
+# stock_guest NAME TOPO CMDLINE...: the stock Debian kernel as guest NAME.
+stock_guest() {
+	local name=$1 topo=$2 v
+	shift 2
 	v=$(stock_version)
-	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "stock: module build"; return; }
-	guest stock "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$STOCK_TOPO" "" loglevel=7 \
-		"${ONLY[@]}"
-}
-
-# Two threads per core (the parts have Hyper-Threading): the PMI names a
-# core, and may reach the thread that does not read the package.
-check_stock_smt() {
-	local v
-	v=$(stock_version)
-	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "stocksmt: module build"; return; }
-	guest stocksmt "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$SMT_TOPO" "" loglevel=7 \
-		"uncore.tests=$SMT_TESTS"
-}
-
-# More packages (E7 v4 goes to 8): discovery through the node-ID map, CAPID4
-# variants and every box of every package, on the stock kernel.
-check_stock_sockets() {
-	local n=$1 v
-	v=$(stock_version)
-	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "stock$n: module build"; return; }
-	guest "stock$n" "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$n:0,19" "" loglevel=7 \
-		"uncore.tests=$MULTI_TESTS"
+	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "$name: module build"; return; }
+	guest "$name" "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$topo" "" loglevel=7 "$@"
 }
 
 # A suite that does not build is a failure, but the integration tests still
@@ -135,10 +116,14 @@ main() {
 	local k
 	for k in $KERNELS; do
 		case $k in
-		stock|debug) "check_$k" ;;
-		stocksmt) check_stock_smt ;;
-		stock4) check_stock_sockets 4 ;;
-		stock8) check_stock_sockets 8 ;;
+		stock) stock_guest stock "$STOCK_TOPO" "${ONLY[@]}" ;;
+		# More packages (E7 v4 goes to 8): discovery through the node-ID
+		# map, CAPID4 variants and every box of every package.
+		stock4 | stock8) stock_guest "$k" "${k#stock}:0,19" "uncore.tests=$MULTI_TESTS" ;;
+		# Two threads per core (the parts have Hyper-Threading): the PMI
+		# names a core, and may reach the thread that does not read.
+		stocksmt) stock_guest stocksmt "$SMT_TOPO" "uncore.tests=$SMT_TESTS" ;;
+		debug) check_debug ;;
 		*) die "unknown kernel '$k' in UNCORE_KERNELS" ;;
 		esac
 	done
