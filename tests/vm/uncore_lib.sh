@@ -131,7 +131,8 @@ sim_box_status() { printf '%d' "$(sim_state | sed -n "s/^pkg$1 $2 status=\(0x[0-
 box_stat() { awk -v p="$1" -v c="$2" '$1 == p && $2 == 0 { print $c }' /sys/kernel/debug/uncore_pmu/samples; }
 
 # pmi_stat COL: column COL of package 0's line of the driver's debugfs
-# "pmi" (3 NMIs, 4 handler passes, 5 periods).
+# "pmi" (3 NMIs that claimed new status, 4 handler passes, 5 periods,
+# 6 NMIs taken as an owed PMI, 7 a PMI owed now).
 pmi_stat() { awk -v c="$1" '$1 == "0" { print $c }' /sys/kernel/debug/uncore_pmu/pmi; }
 
 # until_true CMD: poll (10 s, scaled) until CMD succeeds.
