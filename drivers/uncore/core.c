@@ -998,7 +998,8 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	if (uncore_msr_read(p->gbox, pmi->global_status, &status))
 		return NMI_DONE;
 	status &= pmi->status_mask;
-	if (status & ~atomic64_fetch_or(status, &p->claimed)) {
+	/* Most NMIs here are not ours: no locked operation for status 0. */
+	if (status && (status & ~atomic64_fetch_or(status, &p->claimed))) {
 		/* Unless this NMI is the PMI, the PMI is still to come. */
 		atomic_set(&p->owed, 1);
 		atomic64_inc(&p->nmi);
