@@ -892,14 +892,21 @@ static u32 uncore_box_status(struct uncore_box *box)
 	return val;
 }
 
+/*
+ * Write a register of the box at @off in its type's layout: a config
+ * offset of a PCI box, an MSR of box 0 of an MSR type.
+ */
+static void uncore_box_reg_write(struct uncore_box *box, u32 off, u64 val)
+{
+	if (box->pmu->type->pci)
+		uncore_pci_write(box, box->pdev, off, val);
+	else
+		uncore_msr_write(box, off + box->msr_base, val);
+}
+
 static void uncore_box_status_clear(struct uncore_box *box, u32 st)
 {
-	const struct uncore_type *type = box->pmu->type;
-
-	if (type->pci)
-		uncore_pci_write(box, box->pdev, type->box_status, st);
-	else
-		uncore_msr_write(box, type->box_status + box->msr_base, st);
+	uncore_box_reg_write(box, box->pmu->type->box_status, st);
 }
 
 /*
@@ -1208,16 +1215,6 @@ static bool uncore_in_group(const struct perf_event *event)
 	return event->group_leader != event || event->nr_siblings;
 }
 
-static void uncore_box_ctl_write(struct uncore_box *box, u64 val)
-{
-	const struct uncore_type *type = box->pmu->type;
-
-	if (type->pci)
-		uncore_pci_write(box, box->pdev, type->box_ctl, val);
-	else
-		uncore_msr_write(box, type->box_ctl + box->msr_base, val);
-}
-
 /* Freeze the box, if its type can, until uncore_box_let_run(). */
 static void uncore_box_hold(struct uncore_box *box)
 {
@@ -1225,7 +1222,7 @@ static void uncore_box_hold(struct uncore_box *box)
 
 	if (box->held || !frz || box->dead)
 		return;
-	uncore_box_ctl_write(box, frz);
+	uncore_box_reg_write(box, box->pmu->type->box_ctl, frz);
 	box->held = true;
 }
 
@@ -1235,7 +1232,8 @@ static void uncore_box_let_run(struct uncore_box *box)
 		return;
 	box->held = false;
 	if (!box->dead)
-		uncore_box_ctl_write(box, box->pmu->type->box_ctl_run);
+		uncore_box_reg_write(box, box->pmu->type->box_ctl,
+				     box->pmu->type->box_ctl_run);
 }
 
 static void uncore_pmu_disable(struct pmu *pmu)
