@@ -56,11 +56,14 @@ static struct dentry *uncore_debugfs;
  * @owed_nmi: NMIs taken as an owed PMI
  * @handled: passes of @work
  * @periods: sample periods that elapsed
+ * @moving: the package's boxes are changing reading CPU: a sampling event
+ *	added meanwhile is sampled by its box's timer (uncore_pkg_move())
  *
  * The PMI is routed to a core and may reach either of its threads: the
  * NMI handler runs on @cpu or its sibling, and changes @claimed, @owed,
  * @nmi and @owed_nmi by atomic operations. Everything else is touched on
- * @cpu only: in perf callbacks and the poll timer (IRQs off) and in @work.
+ * @cpu only: in perf callbacks and the poll timer (IRQs off) and in @work;
+ * @cpu itself and @moving change in the hotplug callbacks.
  */
 struct uncore_pkg_pmi {
 	int cpu;
@@ -77,6 +80,7 @@ struct uncore_pkg_pmi {
 	atomic64_t owed_nmi;
 	u64 handled;
 	u64 periods;
+	bool moving;
 };
 
 static struct uncore_pkg_pmi *uncore_pmi;
@@ -472,6 +476,12 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
 #define UNCORE_HWF_TIMER	BIT(1)
 /* Added in a transaction: started by its commit, with the rest of the group. */
 #define UNCORE_HWF_DEFER	BIT(2)
+/*
+ * Taken off its box because the box changes reading CPU: periods that ran
+ * out before are still owed, and its box's timer on the new reading CPU
+ * emits their samples.
+ */
+#define UNCORE_HWF_CARRY	BIT(3)
 
 static unsigned int sample_tick_us = 1000;
 module_param(sample_tick_us, uint, 0644);
@@ -493,21 +503,32 @@ static bool uncore_pmi_routable(int cpu)
 }
 
 /*
- * At add, on the reading CPU: a sampling event takes the PMI path if its
- * box signals overflows and the PMI can reach this CPU, else its box's
- * timer samples it. Without a PMI to unfreeze the package, an ov_en
- * counter's overflow would leave every counter of it frozen, so the
- * control value gets ov_en only on the PMI path. The mode holds until the
- * event's del, whatever the reading CPU does meanwhile.
+ * Can @box's sampling events take the PMI path on this CPU, its reading
+ * CPU? Only if the box signals overflows, the PMI can reach this CPU, and
+ * the package is not in the middle of a move, during which the PMI still
+ * goes to the CPU the move started from.
  */
-static void uncore_sampling_mode(struct uncore_box *box,
-				 struct perf_event *event)
+static bool uncore_pmi_reachable(const struct uncore_box *box)
+{
+	return box->pmi_mask && !READ_ONCE(uncore_pmi[box->pkg].moving) &&
+	       uncore_pmi_routable(smp_processor_id());
+}
+
+/*
+ * A sampling event takes the PMI path (@pmi) or its box's timer samples
+ * it. Without a PMI to unfreeze the package, an ov_en counter's overflow
+ * would leave every counter of it frozen, so the control value gets ov_en
+ * only on the PMI path. Set at add (uncore_pmi_reachable()); the mode
+ * holds until the event's del, but for the change from timer to PMI at the
+ * end of a move (uncore_pkg_pmi_resume()).
+ */
+static void uncore_sampling_mode(struct perf_event *event, bool pmi)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!is_sampling_event(event))
 		return;
-	if (box->pmi_mask && uncore_pmi_routable(smp_processor_id())) {
+	if (pmi) {
 		hwc->config |= UNCORE_CTL_OV_EN;
 		hwc->flags &= ~UNCORE_HWF_TIMER;
 	} else {
@@ -536,13 +557,20 @@ static u64 uncore_sample_tick_ns(void)
 /*
  * Start a sampling event's countdown: a countdown that ran out while the
  * event was stopped, or that perf's frequency code reset, starts a new
- * period.
+ * period, as on perf's other pmus. Only the box's timer can emit periods
+ * owed from before (@carry): those of an event its box's move took off.
  */
-static s64 uncore_period_begin(struct hw_perf_event *hwc)
+static s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
 {
 	s64 period = hwc->sample_period;
 	s64 left = local64_read(&hwc->period_left);
 
+	if (carry && (hwc->flags & UNCORE_HWF_CARRY)) {
+		hwc->flags &= ~UNCORE_HWF_CARRY;
+		hwc->last_period = period;
+		return left;
+	}
+	hwc->flags &= ~UNCORE_HWF_CARRY;
 	if (left <= 0) {
 		left += period;
 		if (left <= 0)
@@ -559,7 +587,7 @@ static void uncore_set_period(struct uncore_box *box, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 val;
 
-	val = uncore_preload(uncore_period_begin(hwc),
+	val = uncore_preload(uncore_period_begin(hwc, false),
 			     counter_width(box->pmu->type, event));
 	box->pmu->type->ops->write_counter(box, event, val);
 	local64_set(&hwc->prev_count, val);
@@ -947,6 +975,14 @@ static void uncore_pmi_work(struct irq_work *work)
 
 		if (!(box->pmi_mask & status) || box->dead)
 			continue;
+		/*
+		 * A box that changed reading CPU since its events were added
+		 * is left to them: a move takes each one off the old CPU
+		 * right after this changes, and the new CPU's timer emits
+		 * what the box owes (UNCORE_HWF_CARRY).
+		 */
+		if (READ_ONCE(box->cpu) != smp_processor_id())
+			continue;
 		st = uncore_box_status(box);
 		for (i = 0; i < box->n_events; i++) {
 			struct perf_event *event = box->events[i];
@@ -1318,7 +1354,7 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 		uncore_set_period(box, event);
 	} else {
 		if (is_sampling_event(event))
-			uncore_period_begin(hwc);
+			uncore_period_begin(hwc, true);
 		local64_set(&hwc->prev_count,
 			    box->pmu->type->ops->read_counter(box, event));
 	}
@@ -1389,7 +1425,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	box->n_events = n + 1;
 	event->hw.idx = assign[n];
 	event->hw.state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
-	uncore_sampling_mode(box, event);
+	uncore_sampling_mode(event, uncore_pmi_reachable(box));
 	if (uncore_pmi_event(event))
 		uncore_pmi_attach(box);
 	else if (uncore_timer_event(event))
@@ -1417,6 +1453,10 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 	int i;
 
 	uncore_pmu_stop(event, PERF_EF_UPDATE);
+	/* Its box is moving (uncore_pkg_move()): what it owes comes along. */
+	if (is_sampling_event(event) &&
+	    READ_ONCE(box->cpu) != smp_processor_id())
+		event->hw.flags |= UNCORE_HWF_CARRY;
 	for (i = 0; i < box->n_events; i++) {
 		if (box->events[i] != event)
 			continue;
@@ -1967,14 +2007,95 @@ static const struct file_operations uncore_access_fops = {
 
 /* ---- CPU hotplug ------------------------------------------------------- */
 
+/* Wait for every pass of the handler queued so far to finish. */
+static void uncore_pmi_sync(struct uncore_pkg_pmi *p)
+{
+	irq_work_sync(&p->fwd);
+	while (atomic_read_acquire(&p->csd_busy))
+		cpu_relax();
+	irq_work_sync(&p->work);
+}
+
+/* On a package's new reading CPU: a PMI routed before follows it. */
+static void uncore_pkg_pmi_route(void *info)
+{
+	struct uncore_pkg_pmi *p = info;
+
+	if (p->cpu >= 0 && uncore_pmi_routable(smp_processor_id()))
+		uncore_pmi_arm(p);
+}
+
+/*
+ * On a package's new reading CPU, IRQs off, at the end of a move: the
+ * sampling events the box timers took over go back to the PMI path, each
+ * first stopped with its count up to date and its owed periods emitted.
+ */
+static void uncore_pkg_pmi_resume(void *info)
+{
+	int pkg = (long)info, cpu = smp_processor_id(), i, j;
+	struct pt_regs *regs = NULL, caller;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+
+		if (!box || !box->n_timer || box->cpu != cpu ||
+		    !uncore_pmi_reachable(box))
+			continue;
+		for (j = 0; j < box->n_events; j++) {
+			struct perf_event *event = box->events[j];
+			bool running = !(event->hw.state & PERF_HES_STOPPED);
+
+			if (!uncore_timer_event(event))
+				continue;
+			if (running) {
+				uncore_pmu_stop(event, PERF_EF_UPDATE);
+				if (!regs)
+					regs = uncore_timer_regs(&caller);
+				uncore_sample(box, event, regs, &running);
+			}
+			box->n_timer--;
+			uncore_sampling_mode(event, true);
+			uncore_pmi_attach(box);
+			if (running)
+				uncore_pmu_start(event, 0);
+		}
+		uncore_set_poll_period(box);
+	}
+}
+
+/*
+ * The end of a move of package @pkg to @to. The PMI is routed there once,
+ * now that no event of the package is left on the old reading CPU; a pass
+ * of the handler that the old route queued finishes before the PMI path
+ * resumes on @to, so the two never walk the package's boxes at once.
+ */
+static void uncore_pkg_pmi_settle(int pkg, int to)
+{
+	struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+
+	WRITE_ONCE(p->moving, false);
+	if (to < 0)
+		return;
+	smp_call_function_single(to, uncore_pkg_pmi_route, p, true);
+	uncore_pmi_sync(p);
+	smp_call_function_single(to, uncore_pkg_pmi_resume, (void *)(long)pkg,
+				 true);
+}
+
 /*
  * Hand package @pkg's boxes from reading CPU @from to @to (-1: the package
- * has no CPU left), events included.
+ * has no CPU left), events included, in the hotplug callback, the hotplug
+ * lock held for writing. perf moves one pmu's events at a time and each
+ * move waits for a grace period: for the whole while, sampling events
+ * added on @to are sampled by their box's timer and the PMI stays with
+ * @from and the events still there (uncore_pmi_reachable()).
  */
 static void uncore_pkg_move(int pkg, int from, int to)
 {
 	int i;
 
+	if (uncore_pmi)
+		WRITE_ONCE(uncore_pmi[pkg].moving, true);
 	WRITE_ONCE(uncore_pkg_cpu[pkg], to);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
@@ -1993,6 +2114,8 @@ static void uncore_pkg_move(int pkg, int from, int to)
 		else if (upmu->registered)
 			perf_pmu_migrate_context(&upmu->pmu, from, to);
 	}
+	if (uncore_pmi)
+		uncore_pkg_pmi_settle(pkg, to);
 }
 
 static int uncore_cpu_online(unsigned int cpu)
@@ -2472,14 +2595,8 @@ static void uncore_pmi_exit(void)
 	if (uncore_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
 	uncore_nmi_registered = false;
-	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
-		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
-
-		irq_work_sync(&p->fwd);
-		while (atomic_read_acquire(&p->csd_busy))
-			cpu_relax();
-		irq_work_sync(&p->work);
-	}
+	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++)
+		uncore_pmi_sync(&uncore_pmi[pkg]);
 	kfree(uncore_pmi);
 	uncore_pmi = NULL;
 }
