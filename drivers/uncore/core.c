@@ -2028,7 +2028,9 @@ static void uncore_pkg_pmi_route(void *info)
 /*
  * On a package's new reading CPU, IRQs off, at the end of a move: the
  * sampling events the box timers took over go back to the PMI path, each
- * first stopped with its count up to date and its owed periods emitted.
+ * with its owed periods emitted first. perf drops the samples of a stopped
+ * event, so they are emitted before the stop; what the counter adds in
+ * between goes into the next period.
  */
 static void uncore_pkg_pmi_resume(void *info)
 {
@@ -2048,11 +2050,13 @@ static void uncore_pkg_pmi_resume(void *info)
 			if (!uncore_timer_event(event))
 				continue;
 			if (running) {
-				uncore_pmu_stop(event, PERF_EF_UPDATE);
 				if (!regs)
 					regs = uncore_timer_regs(&caller);
+				uncore_event_update(box, event);
 				uncore_sample(box, event, regs, &running);
 			}
+			if (running)
+				uncore_pmu_stop(event, PERF_EF_UPDATE);
 			box->n_timer--;
 			uncore_sampling_mode(event, true);
 			uncore_pmi_attach(box);
