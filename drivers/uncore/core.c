@@ -493,6 +493,84 @@ module_param(max_sample_rate, uint, 0644);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Samples per second an event may take before the driver throttles it for a tick; perf's perf_event_max_sample_rate, which modules cannot read (default 100000, perf's default)");
 
+static unsigned int max_cpu_percent = 25;
+module_param(max_cpu_percent, uint, 0644);
+MODULE_PARM_DESC(max_cpu_percent,
+		 "Share of the time a CPU may spend emitting uncore samples (in windows of 100 ms) before the driver throttles the events it samples; perf's perf_cpu_time_max_percent, which sees only the core PMU's NMIs (default 25, 1-100)");
+
+/**
+ * struct uncore_cpu_budget - a CPU's time in the driver's sample passes
+ * @window: start of the current window, UNCORE_BUDGET_WINDOW_NS long
+ * @spent: time spent in passes that ended in @window
+ * @pass: start of the pass in progress, 0 outside one
+ * @worst: longest pass so far
+ * @passes: passes so far
+ *
+ * A pass is one run of a box's poll timer or of the PMI handler's
+ * irq_work, on the reading CPU in hardirq context; the two do not nest.
+ * Touched on its own CPU only, with IRQs off.
+ */
+struct uncore_cpu_budget {
+	u64 window;
+	u64 spent;
+	u64 pass;
+	u64 worst;
+	u64 passes;
+};
+
+static DEFINE_PER_CPU(struct uncore_cpu_budget, uncore_budget);
+
+/*
+ * The budget's window: long enough that one pass stretched by an interrupt
+ * or, in a virtual machine, by the host taking the CPU away does not use
+ * it up, short enough that the CPU's share holds well below the kernel's
+ * lockup and stall detectors (seconds).
+ */
+#define UNCORE_BUDGET_WINDOW_NS	(100ULL * NSEC_PER_MSEC)
+
+static void uncore_pass_begin(void)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 now = local_clock();
+
+	if (now - b->window >= UNCORE_BUDGET_WINDOW_NS) {
+		b->window = now;
+		b->spent = 0;
+	}
+	b->pass = now;
+}
+
+static void uncore_pass_end(void)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 took = local_clock() - b->pass;
+
+	b->spent += took;
+	b->worst = max(b->worst, took);
+	b->passes++;
+	b->pass = 0;
+}
+
+/*
+ * Has this CPU spent its share of the current window in sample passes? The
+ * count throttle (uncore_sample_throttles()) bounds samples per event, but
+ * a sample costs far more on a slow or instrumented machine, and many
+ * events multiply it: only time bounds what is left of the CPU. A pass
+ * that outlasts its window is measured on its own.
+ */
+static bool uncore_over_budget(void)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 now = local_clock(), spent = 0;
+	unsigned int pct = clamp(READ_ONCE(max_cpu_percent), 1U, 100U);
+
+	if (now - b->window < UNCORE_BUDGET_WINDOW_NS)
+		spent = b->spent;
+	if (b->pass)
+		spent += now - b->pass;
+	return spent * 100 >= UNCORE_BUDGET_WINDOW_NS * pct;
+}
+
 static void uncore_pmu_start(struct perf_event *event, int flags);
 static void uncore_pmu_stop(struct perf_event *event, int flags);
 
@@ -699,6 +777,14 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 	rcu_read_lock();
 	hlist_add_head_rcu(&event->hlist_entry, &head);
 	for (; n && !throttle; n--) {
+		/* Over budget: no sample, the event waits a tick. */
+		if (uncore_over_budget()) {
+			box->over_budget += n;
+			hwc->config_base = local_clock();
+			hwc->event_base = 0;
+			throttle = true;
+			break;
+		}
 		throttle = uncore_sample_throttles(hwc);
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0) {
@@ -882,9 +968,11 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 {
 	struct uncore_box *box = container_of(hrtimer, struct uncore_box, hrtimer);
 	struct pt_regs *regs = NULL, caller;
+	int i, sampling = 0;
 	bool running;
-	int i;
+	u64 next;
 
+	uncore_pass_begin();
 	if (box->n_throttled)
 		uncore_unthrottle(box);
 	for (i = 0; i < box->n_events; i++) {
@@ -898,9 +986,19 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 		if (!regs)
 			regs = uncore_timer_regs(&caller);
 		uncore_sample(box, event, regs, &running);
+		sampling += running;
 	}
 	uncore_set_poll_period(box);
-	hrtimer_forward_now(hrtimer, ns_to_ktime(box->poll_ns));
+	/*
+	 * A CPU over its budget has the next tick to itself at least, and a
+	 * box whose timer events are all throttled has nothing to sample
+	 * before the tick that restarts them.
+	 */
+	next = box->poll_ns;
+	if (uncore_over_budget() || (box->n_timer && !sampling))
+		next = max_t(u64, next, TICK_NSEC);
+	uncore_pass_end();
+	hrtimer_forward_now(hrtimer, ns_to_ktime(next));
 	return HRTIMER_RESTART;
 }
 
@@ -970,6 +1068,7 @@ static void uncore_pmi_work(struct irq_work *work)
 	 */
 	perf_fetch_caller_regs(&regs);
 
+	uncore_pass_begin();
 	list_for_each_entry(box, &p->boxes, pmi_node) {
 		u32 st;
 
@@ -1003,6 +1102,7 @@ static void uncore_pmi_work(struct irq_work *work)
 	}
 	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
 	p->handled++;
+	uncore_pass_end();
 }
 
 /*
@@ -1932,7 +2032,7 @@ static int uncore_samples_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "# throttle at %u samples per event per tick (max_sample_rate %u, HZ %d)\n",
 		   uncore_tick_limit(), READ_ONCE(max_sample_rate), HZ);
-	seq_puts(m, "# pmu pkg mode samples lost throttles\n");
+	seq_puts(m, "# pmu pkg mode samples lost throttles over_budget\n");
 	mutex_lock(&uncore_box_mutex);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
@@ -1945,11 +2045,12 @@ static int uncore_samples_show(struct seq_file *m, void *v)
 				continue;
 			pmi = box->pmi_mask &&
 			      uncore_pmi_routable(READ_ONCE(box->cpu));
-			seq_printf(m, "%s %d %s %llu %llu %llu\n",
+			seq_printf(m, "%s %d %s %llu %llu %llu %llu\n",
 				   upmu->name, pkg, pmi ? "pmi" : "timer",
 				   READ_ONCE(box->samples),
 				   READ_ONCE(box->lost),
-				   READ_ONCE(box->throttles));
+				   READ_ONCE(box->throttles),
+				   READ_ONCE(box->over_budget));
 		}
 	}
 	mutex_unlock(&uncore_box_mutex);
@@ -1961,6 +2062,26 @@ static int uncore_access_open(struct inode *inode, struct file *file)
 {
 	return single_open(file, uncore_access_show, NULL);
 }
+
+/* Each CPU's sample passes: how many, and the longest. */
+static int uncore_budget_show(struct seq_file *m, void *v)
+{
+	int cpu;
+
+	seq_printf(m, "# budget %u%% of every %llu ns per CPU\n",
+		   READ_ONCE(max_cpu_percent), UNCORE_BUDGET_WINDOW_NS);
+	seq_puts(m, "# cpu passes worst_ns\n");
+	for_each_possible_cpu(cpu) {
+		struct uncore_cpu_budget *b = per_cpu_ptr(&uncore_budget, cpu);
+		u64 n = READ_ONCE(b->passes);
+
+		if (n)
+			seq_printf(m, "%d %llu %llu\n", cpu, n,
+				   READ_ONCE(b->worst));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_budget);
 
 static void uncore_reset_stats(void *info)
 {
@@ -2661,6 +2782,8 @@ int uncore_core_init(const struct uncore_platform *plat)
 			    &uncore_pmi_fops);
 	debugfs_create_file("samples", 0400, uncore_debugfs, NULL,
 			    &uncore_samples_fops);
+	debugfs_create_file("budget", 0400, uncore_debugfs, NULL,
+			    &uncore_budget_fops);
 	pr_info("%s: MSR access through %s\n", plat->name,
 		uncore_access_backend());
 	return 0;

@@ -123,6 +123,8 @@ struct uncore_access_stats {
  * @samples: samples handed to perf
  * @lost: samples perf could not take (recursion)
  * @throttles: times an event of the box was throttled by the driver
+ * @over_budget: samples not taken because the reading CPU had spent its
+ *	time budget for sample passes (uncore_over_budget())
  * @dead: the box's device went away: nothing touches the hardware any more,
  *	its events keep the counts they had. Set on @cpu with IRQs off, so
  *	the perf callbacks, which run there with IRQs off too, see it settled.
@@ -157,6 +159,7 @@ struct uncore_box {
 	u64 samples;
 	u64 lost;
 	u64 throttles;
+	u64 over_budget;
 	unsigned int txn_flags;
 	bool batch;
 	bool held;
