@@ -19,8 +19,15 @@ load_modules || exit 1
 topo_init
 DATA=/tmp/perf.data
 r1=$(first_cpu 1)
-if [ -z "$r1" ] || [ ! -d "$PMUS/uncore_r3qpi_1" ]; then
-	skip "a move of package 1" "no package 1 with R3QPI 1"
+# The move must go to a CPU the PMI reaches (pmi_core_sel: cores 0-17).
+to=""
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${c##*cpu}
+	[ "$n" != "$r1" ] && [ -n "$r1" ] && [ "$(pkg_of_cpu "$n")" = 1 ] &&
+		[ "$(cat "$c/topology/core_id")" -lt 18 ] && to=$n
+done
+if [ -z "$to" ] || [ ! -d "$PMUS/uncore_r3qpi_1" ]; then
+	skip "a move of package 1" "no package 1 with R3QPI 1 and a second CPU the PMI reaches"
 	unload_modules
 	exit 0
 fi
