@@ -19,7 +19,6 @@ DATA=/tmp/perf.data
 CPU0=$(first_cpu 0)
 imc="pkg=0 box=imc idx=0 event=0x04 umask=0x01"
 cbo=$(lowest_box cbox has_cbo 24) || { echo "not ok - package 0 has a CBo"; exit 1; }
-cbo_idx=${cbo##*_}
 
 # sim_global KEY: a field of package 0's "global" line in the sim's state.
 sim_global() { sim_state | sed -n "s/^pkg0 global .* $1=\([0-9a-fx]*\).*/\1/p"; }
@@ -60,10 +59,6 @@ is "$(( $(pmi_stat 3) - nmi0 )) $(( $(pmi_stat 6) - owed0 ))" "1 1" \
 ok "! dmesg | grep -q 'NMI received for unknown reason'" "no unknown NMI"
 
 # Every counter of the package counts again: a CBo event, 500 injected.
-out=/tmp/stat.csv
-if pstat "$out" -a -A -e "$cbo/event=0x35,umask=0x08,name=cbo/" -- \
-	sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=cbox idx=$cbo_idx event=0x35 umask=0x08 count=500'"; then
-	is "$(val_cpu "$out" "$CPU0" cbo)" 500 "$cbo on package 0 counts all of 500 afterwards"
-fi
+cbo_counts_500 "$cbo" "$CPU0"
 is "$(( $(sim_stat0 frozen_drops) - drops0 ))" 0 "no event dropped by a freeze"
 unload_modules

@@ -76,10 +76,6 @@ ok "[ $load -le $((10 * base + 200)) ]" "the loop ran in at most 10 times its un
 # The boxes count exactly afterwards, and nothing is left frozen.
 sim_settle 0 && sim_settle 1
 cbo=$(lowest_box cbox has_cbo 24) || { echo "not ok - package 0 has a CBo"; exit 1; }
-out=/tmp/stat.csv
-if pstat "$out" -a -A -e "$cbo/event=0x35,umask=0x08,name=cbo/" -- \
-	sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=cbox idx=${cbo##*_} event=0x35 umask=0x08 count=500'"; then
-	is "$(val_cpu "$out" "$CPU0" cbo)" 500 "$cbo on package 0 counts all of 500 afterwards"
-fi
+cbo_counts_500 "$cbo" "$CPU0"
 is "$(sim_violations)" 0 "no reserved bit written"
 unload_modules

@@ -162,3 +162,13 @@ sim_settle() {
 	diag "package $1 did not settle: $(sim_state | grep "^pkg$1 global")"
 	return 1
 }
+
+# cbo_counts_500 CBO CPU: a TOR_INSERTS event on package 0's CBO (uncore_cbox_N),
+# read on CPU, counts exactly the 500 events injected into it (every counter
+# of the package runs, nothing is frozen).
+cbo_counts_500() {
+	if pstat /tmp/stat.csv -a -A -e "$1/event=0x35,umask=0x08,name=cbo/" -- \
+		sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=cbox idx=${1##*_} event=0x35 umask=0x08 count=500'"; then
+		is "$(val_cpu /tmp/stat.csv "$2" cbo)" 500 "$1 on package 0 counts all of 500 afterwards"
+	fi
+}
