@@ -558,10 +558,10 @@ static void uncore_pass_end(void)
  * events multiply it: only time bounds what is left of the CPU. A pass
  * that outlasts its window is measured on its own.
  */
-static bool uncore_over_budget(void)
+static bool uncore_over_budget(u64 now)
 {
 	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
-	u64 now = local_clock(), spent = 0;
+	u64 spent = 0;
 	unsigned int pct = clamp(READ_ONCE(max_cpu_percent), 1U, 100U);
 
 	if (now - b->window < UNCORE_BUDGET_WINDOW_NS)
@@ -685,16 +685,13 @@ static unsigned int uncore_tick_limit(void)
  * reaches the limit is still taken. Return: true if this sample does.
  */
 
-static bool uncore_sample_throttles(struct hw_perf_event *hwc)
+static bool uncore_sample_throttles(struct hw_perf_event *hwc, u64 now)
 {
-	u64 now = local_clock();
-	u64 limit = uncore_tick_limit();
-
 	if (now - hwc->config_base >= TICK_NSEC) {
 		hwc->config_base = now;
 		hwc->event_base = 0;
 	}
-	return ++hwc->event_base >= limit;
+	return ++hwc->event_base >= uncore_tick_limit();
 }
 
 /*
@@ -777,15 +774,17 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 	rcu_read_lock();
 	hlist_add_head_rcu(&event->hlist_entry, &head);
 	for (; n && !throttle; n--) {
-		/* Over budget: no sample, the event waits a tick. */
-		if (uncore_over_budget()) {
+		u64 now = local_clock();
+
+		/* Over budget: no sample, the event waits a tick from now. */
+		if (uncore_over_budget(now)) {
 			box->over_budget += n;
-			hwc->config_base = local_clock();
+			hwc->config_base = now;
 			hwc->event_base = 0;
 			throttle = true;
 			break;
 		}
-		throttle = uncore_sample_throttles(hwc);
+		throttle = uncore_sample_throttles(hwc, now);
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0) {
 			box->lost += n;
@@ -995,7 +994,7 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 	 * before the tick that restarts them.
 	 */
 	next = box->poll_ns;
-	if (uncore_over_budget() || (box->n_timer && !sampling))
+	if (uncore_over_budget(local_clock()) || (box->n_timer && !sampling))
 		next = max_t(u64, next, TICK_NSEC);
 	uncore_pass_end();
 	hrtimer_forward_now(hrtimer, ns_to_ktime(next));
