@@ -482,6 +482,11 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
  * emits their samples.
  */
 #define UNCORE_HWF_CARRY	BIT(3)
+/*
+ * Taken off its box by a move with its counter left counting (box->carried):
+ * added back, it reads on from where it was.
+ */
+#define UNCORE_HWF_MOVED	BIT(4)
 
 static unsigned int sample_tick_us = 1000;
 module_param(sample_tick_us, uint, 0644);
@@ -1454,9 +1459,12 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	} else {
 		if (is_sampling_event(event))
 			uncore_period_begin(hwc, true);
-		local64_set(&hwc->prev_count,
-			    box->pmu->type->ops->read_counter(box, event));
+		/* A carried counter reads on from its last read. */
+		if (!(hwc->flags & UNCORE_HWF_MOVED))
+			local64_set(&hwc->prev_count,
+				    box->pmu->type->ops->read_counter(box, event));
 	}
+	hwc->flags &= ~UNCORE_HWF_MOVED;
 	box->pmu->type->ops->enable_event(box, event);
 }
 
@@ -1479,6 +1487,47 @@ static void uncore_pmu_stop(struct perf_event *event, int flags)
 	}
 }
 
+/*
+ * del() of a move (uncore_pkg_move()): perf takes the event off here and
+ * adds it on the new reading CPU a grace period later. Its counter goes on
+ * counting meanwhile, its filter fields held, so that add() there reads on
+ * from where it was: nothing the box counts in the gap is lost. A counter
+ * that could raise a PMI loses ov_en: the PMI stays here until the move
+ * ends, and the box's timer samples the event on the new CPU meanwhile.
+ * Return: true if the counter is carried.
+ */
+static bool uncore_carry(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	int cpu = READ_ONCE(box->cpu);
+
+	if (cpu < 0 || cpu == smp_processor_id() || box->dead ||
+	    (hwc->state & PERF_HES_STOPPED))
+		return false;
+	uncore_event_update(box, event);
+	if (uncore_pmi_event(event)) {
+		hwc->config &= ~UNCORE_CTL_OV_EN;
+		box->pmu->type->ops->enable_event(box, event);
+	}
+	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	hwc->flags |= UNCORE_HWF_MOVED;
+	box->carried |= BIT(hwc->idx);
+	box->carried_ev[hwc->idx] = event;
+	return true;
+}
+
+/* Let a carried counter go: its event will not be added back to it. */
+static void uncore_uncarry(struct uncore_box *box, int idx)
+{
+	struct perf_event *event = box->carried_ev[idx];
+
+	if (!box->dead)
+		box->pmu->type->ops->disable_event(box, event);
+	uncore_put_filter(box, event);
+	box->carried &= ~BIT(idx);
+	box->carried_ev[idx] = NULL;
+}
+
 static int uncore_pmu_add(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
@@ -1486,25 +1535,41 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	u32 allowed[UNCORE_MAX_EVENTS];
 	int prev[UNCORE_MAX_EVENTS], assign[UNCORE_MAX_EVENTS];
 	bool moved[UNCORE_MAX_EVENTS] = { };
-	int i, n = box->n_events;
+	int i, n = box->n_events, idx = event->hw.idx;
+	bool resume;
 
 	if (n >= UNCORE_MAX_EVENTS)
 		return -ENOSPC;
 	/* The hardware is gone: the event stays, with nothing to count. */
 	if (box->dead)
 		return -ENODEV;
-	if (!uncore_get_filter(box, event))
-		return -EBUSY;
+	/* Its counter, carried over a move, counted on: it takes it back. */
+	resume = (event->hw.flags & UNCORE_HWF_MOVED) && idx >= 0 &&
+		 box->carried_ev[idx] == event;
+	if (!resume) {
+		event->hw.flags &= ~UNCORE_HWF_MOVED;
+		if (!uncore_get_filter(box, event))
+			return -EBUSY;
+	}
 
 	for (i = 0; i < n; i++) {
-		allowed[i] = uncore_allowed(type, box->events[i]);
+		allowed[i] = uncore_allowed(type, box->events[i]) & ~box->carried;
 		prev[i] = box->assign[i];
 	}
-	allowed[n] = uncore_allowed(type, event);
-	prev[n] = -1;
+	allowed[n] = resume ? BIT(idx) :
+		     uncore_allowed(type, event) & ~box->carried;
+	prev[n] = resume ? idx : -1;
 	if (uncore_assign_counters(allowed, prev, n + 1, assign)) {
-		uncore_put_filter(box, event);
+		if (resume)
+			uncore_uncarry(box, idx);
+		else
+			uncore_put_filter(box, event);
+		event->hw.flags &= ~UNCORE_HWF_MOVED;
 		return -ENOSPC;
+	}
+	if (resume) {
+		box->carried &= ~BIT(idx);
+		box->carried_ev[idx] = NULL;
 	}
 
 	/* Rarely needed: an earlier event makes room on a counter it may leave. */
@@ -1549,9 +1614,11 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 static void uncore_pmu_del(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
+	bool carried = uncore_carry(box, event);
 	int i;
 
-	uncore_pmu_stop(event, PERF_EF_UPDATE);
+	if (!carried)
+		uncore_pmu_stop(event, PERF_EF_UPDATE);
 	/* Its box is moving (uncore_pkg_move()): what it owes comes along. */
 	if (is_sampling_event(event) &&
 	    READ_ONCE(box->cpu) != smp_processor_id())
@@ -1565,7 +1632,8 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 		box->events[box->n_events] = NULL;
 		break;
 	}
-	uncore_put_filter(box, event);
+	if (!carried)
+		uncore_put_filter(box, event);
 	if (uncore_pmi_event(event))
 		uncore_pmi_detach(box);
 	else if (uncore_timer_event(event))
@@ -1575,7 +1643,8 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 		box->n_throttled--;
 	}
 	event->hw.flags &= ~UNCORE_HWF_DEFER;
-	event->hw.idx = -1;
+	if (!carried)
+		event->hw.idx = -1;
 
 	if (!box->n_events)
 		hrtimer_cancel(&box->hrtimer);
@@ -1695,10 +1764,37 @@ static void uncore_box_release(struct kref *ref)
 	kfree(box);
 }
 
+/* On the box's reading CPU: @info's counter, if still carried, goes. */
+static void uncore_drop_carried(void *info)
+{
+	struct perf_event *event = info;
+	struct uncore_box *box = event_box(event);
+	int idx = event->hw.idx;
+
+	if (idx >= 0 && idx < UNCORE_MAX_EVENTS && box->carried_ev[idx] == event)
+		uncore_uncarry(box, idx);
+}
+
 /* An event's reference on its box and pmu goes when perf frees the event. */
 static void uncore_event_destroy(struct perf_event *event)
 {
 	struct uncore_box *box = event_box(event);
+
+	/*
+	 * Closed between a move's install and its end, never added back:
+	 * its counter must not outlive it (uncore_pkg_uncarry()). The
+	 * hotplug lock keeps the box's reading CPU, which owns it, in place.
+	 */
+	if (event->hw.flags & UNCORE_HWF_MOVED) {
+		int cpu;
+
+		cpus_read_lock();
+		cpu = READ_ONCE(box->cpu);
+		if (cpu >= 0)
+			smp_call_function_single(cpu, uncore_drop_carried,
+						 event, true);
+		cpus_read_unlock();
+	}
 
 	mutex_lock(&uncore_box_mutex);
 	box->pmu->nr_events--;
@@ -2207,6 +2303,28 @@ static void uncore_pkg_pmi_settle(int pkg, int to)
 }
 
 /*
+ * On a package's new reading CPU at the end of a move: counters carried
+ * for events that were not added back (disabled meanwhile, or their group
+ * did not fit) stop; such an event starts afresh when it is added.
+ */
+static void uncore_pkg_uncarry(void *info)
+{
+	int pkg = (long)info, cpu = smp_processor_id(), i;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+		unsigned long bits;
+		int idx;
+
+		if (!box || box->cpu != cpu)
+			continue;
+		bits = box->carried;
+		for_each_set_bit(idx, &bits, UNCORE_MAX_EVENTS)
+			uncore_uncarry(box, idx);
+	}
+}
+
+/*
  * Hand package @pkg's boxes from reading CPU @from to @to (-1: the package
  * has no CPU left), events included, in the hotplug callback, the hotplug
  * lock held for writing. perf moves one pmu's events at a time and each
@@ -2238,6 +2356,9 @@ static void uncore_pkg_move(int pkg, int from, int to)
 		else if (upmu->registered)
 			perf_pmu_migrate_context(&upmu->pmu, from, to);
 	}
+	if (to >= 0)
+		smp_call_function_single(to, uncore_pkg_uncarry,
+					 (void *)(long)pkg, true);
 	if (uncore_pmi)
 		uncore_pkg_pmi_settle(pkg, to);
 }

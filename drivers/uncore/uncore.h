@@ -132,6 +132,10 @@ struct uncore_access_stats {
  * @batch: between perf's pmu_disable and pmu_enable
  * @held: the driver froze the box (BOX_CTL) to start or stop a group at
  *	once; pmu_enable, or the end of the commit, lets it run
+ * @carried: counters left counting, each with its filter fields held, for
+ *	events a move took off the old reading CPU and has not added on the
+ *	new one yet (uncore_carry()); owned by @cpu, the new one
+ * @carried_ev: the event of each counter in @carried
  */
 struct uncore_box {
 	struct uncore_pmu *pmu;
@@ -163,6 +167,8 @@ struct uncore_box {
 	unsigned int txn_flags;
 	bool batch;
 	bool held;
+	u32 carried;
+	struct perf_event *carried_ev[UNCORE_MAX_EVENTS];
 };
 
 /**
