@@ -509,6 +509,7 @@ MODULE_PARM_DESC(max_cpu_percent,
  * @spent: time spent in passes that ended in @window
  * @pass: start of the pass in progress, 0 outside one
  * @worst: longest pass so far
+ * @total: time in passes so far
  * @passes: passes so far
  *
  * A pass is one run of a box's poll timer or of the PMI handler's
@@ -520,6 +521,7 @@ struct uncore_cpu_budget {
 	u64 spent;
 	u64 pass;
 	u64 worst;
+	u64 total;
 	u64 passes;
 };
 
@@ -552,6 +554,7 @@ static void uncore_pass_end(void)
 
 	b->spent += took;
 	b->worst = max(b->worst, took);
+	b->total += took;
 	b->passes++;
 	b->pass = 0;
 }
@@ -2158,21 +2161,21 @@ static int uncore_access_open(struct inode *inode, struct file *file)
 	return single_open(file, uncore_access_show, NULL);
 }
 
-/* Each CPU's sample passes: how many, and the longest. */
+/* Each CPU's sample passes: how many, the longest, and their time. */
 static int uncore_budget_show(struct seq_file *m, void *v)
 {
 	int cpu;
 
 	seq_printf(m, "# budget %u%% of every %llu ns per CPU\n",
 		   READ_ONCE(max_cpu_percent), UNCORE_BUDGET_WINDOW_NS);
-	seq_puts(m, "# cpu passes worst_ns\n");
+	seq_puts(m, "# cpu passes worst_ns total_ns\n");
 	for_each_possible_cpu(cpu) {
 		struct uncore_cpu_budget *b = per_cpu_ptr(&uncore_budget, cpu);
 		u64 n = READ_ONCE(b->passes);
 
 		if (n)
-			seq_printf(m, "%d %llu %llu\n", cpu, n,
-				   READ_ONCE(b->worst));
+			seq_printf(m, "%d %llu %llu %llu\n", cpu, n,
+				   READ_ONCE(b->worst), READ_ONCE(b->total));
 	}
 	return 0;
 }

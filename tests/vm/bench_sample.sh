@@ -103,6 +103,55 @@ run() {
 	done
 }
 
+# storm: the worst case of the driver's time budget. Every box of package
+# 0 samples its clockticks at period 1, the timer-sampled ones every 10 us,
+# the count throttle out of the way: what the reading CPU spends in sample
+# passes is max_cpu_percent, whatever is asked. Prints a second table.
+storm() {
+	ev=""
+	for d in "$PMUS"/uncore_*; do
+		p=${d##*/}
+		case $p in
+		uncore_ubox) c=event=0xff ;;
+		uncore_qpi_*) c=event=0x14 ;;
+		uncore_r2pcie | uncore_r3qpi_*) c=event=0x01 ;;
+		*) c=event=0x00 ;;
+		esac
+		ev="$ev -e $p/$c/"
+	done
+	P=/sys/module/uncore_pmu/parameters
+	echo 10 >$P/sample_tick_us
+	echo 100000000 >$P/max_sample_rate
+	b0=$(awk -v c="$CPU" '$1 == c { print $2, $4 }' $D/budget)
+	s0=$(awk '!/^#/ && $2 == 0 { s += $4 } END { print s + 0 }' $D/samples)
+	t0=$(awk '{ print $1 }' /proc/uptime)
+	# shellcheck disable=SC2086 # one word per option
+	perf record -a -C "$CPU" -c 1 -o - $ev -- sleep $SECS >/dev/null 2>$OUT/rec.err ||
+		fail "storm: $(cat $OUT/rec.err)"
+	t1=$(awk '{ print $1 }' /proc/uptime)
+	b1=$(awk -v c="$CPU" '$1 == c { print $2, $3, $4 }' $D/budget)
+	s1=$(awk '!/^#/ && $2 == 0 { s += $4 } END { print s + 0 }' $D/samples)
+	echo 1000 >$P/sample_tick_us
+	echo 100000 >$P/max_sample_rate
+	# shellcheck disable=SC2086 # split into the numbers
+	set -- $b0 $b1
+	n=$(echo "$ev" | wc -w)
+	echo "Sampling storm: $((n / 2)) events, every PMU's clockticks at period 1"
+	echo "(timer every 10 us, max_sample_rate 1e8), $SECS s of perf record on"
+	echo "CPU $CPU. share: time in the driver's sample passes / wall time;"
+	echo "budget: max_cpu_percent; longest: longest pass since load."
+	echo
+	echo "=======  ========  ==========  ======  =======  ============"
+	echo "samples  passes    samples/s   share   budget   longest (us)"
+	echo "=======  ========  ==========  ======  =======  ============"
+	awk -v s=$((s1 - s0)) -v p=$(($3 - $1)) -v tot=$(($5 - $2)) -v w="$4" \
+		-v t0="$t0" -v t1="$t1" -v pct="$(cat $P/max_cpu_percent)" 'BEGIN {
+		wall = (t1 - t0) * 1e9
+		printf "%-7d  %-8d  %-10d  %5.1f%%  %6d%%  %.0f\n", s, p, s / (wall / 1e9),
+			100 * tot / wall, pct, w / 1000 }'
+	echo "=======  ========  ==========  ======  =======  ============"
+}
+
 IMC=$(lowest_box imc has_imc 8) || fail "package 0 has no iMC channel"
 run "$IMC" "$DCLK"
 run uncore_ha_0 "$UCLK"
@@ -131,4 +180,6 @@ while read -r pmu rate got sps dup lost thr pmis acc; do
 	line "$pmu" "$rate" "$got" "$sps" "$dup" "$lost" "$thr" "$pmis" "$acc"
 done <$ROWS
 rule
+echo
+storm
 echo "BENCH-TABLE-END"
