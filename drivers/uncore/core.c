@@ -507,6 +507,8 @@ MODULE_PARM_DESC(max_cpu_percent,
  * struct uncore_cpu_budget - a CPU's time in the driver's sample passes
  * @window: start of the current window, UNCORE_BUDGET_WINDOW_NS long
  * @spent: time spent in passes that ended in @window
+ * @taken: samples emitted since @window began, up to
+ *	UNCORE_BUDGET_MIN_SAMPLES
  * @pass: start of the pass in progress, 0 outside one
  * @worst: longest pass so far
  * @total: time in passes so far
@@ -519,6 +521,7 @@ MODULE_PARM_DESC(max_cpu_percent,
 struct uncore_cpu_budget {
 	u64 window;
 	u64 spent;
+	u32 taken;
 	u64 pass;
 	u64 worst;
 	u64 total;
@@ -535,6 +538,14 @@ static DEFINE_PER_CPU(struct uncore_cpu_budget, uncore_budget);
  */
 #define UNCORE_BUDGET_WINDOW_NS	(100ULL * NSEC_PER_MSEC)
 
+/*
+ * Samples a CPU takes in a window before its budget can drop one: a few
+ * samples are no storm, and in a virtual machine the host can stretch a
+ * single pass past the budget (a vCPU descheduled for tens of ms). Bounds
+ * what a window can exceed the budget by to this many samples' cost.
+ */
+#define UNCORE_BUDGET_MIN_SAMPLES	16
+
 static void uncore_pass_begin(void)
 {
 	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
@@ -543,6 +554,7 @@ static void uncore_pass_begin(void)
 	if (now - b->window >= UNCORE_BUDGET_WINDOW_NS) {
 		b->window = now;
 		b->spent = 0;
+		b->taken = 0;
 	}
 	b->pass = now;
 }
@@ -564,7 +576,9 @@ static void uncore_pass_end(void)
  * count throttle (uncore_sample_throttles()) bounds samples per event, but
  * a sample costs far more on a slow or instrumented machine, and many
  * events multiply it: only time bounds what is left of the CPU. A pass
- * that outlasts its window is measured on its own.
+ * that outlasts its window is measured on its own. The box timer backs off
+ * on this alone; a sample is dropped only if the CPU has also taken
+ * UNCORE_BUDGET_MIN_SAMPLES (uncore_drop_sample()).
  */
 static bool uncore_over_budget(u64 now)
 {
@@ -577,6 +591,18 @@ static bool uncore_over_budget(u64 now)
 	if (b->pass)
 		spent += now - b->pass;
 	return spent * 100 >= UNCORE_BUDGET_WINDOW_NS * pct;
+}
+
+/* Over budget, and enough samples taken that this is a storm: drop one. */
+static bool uncore_drop_sample(u64 now)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+
+	if (b->taken < UNCORE_BUDGET_MIN_SAMPLES) {
+		b->taken++;
+		return false;
+	}
+	return uncore_over_budget(now);
 }
 
 static void uncore_pmu_start(struct perf_event *event, int flags);
@@ -785,7 +811,7 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 		u64 now = local_clock();
 
 		/* Over budget: no sample, the event waits a tick from now. */
-		if (uncore_over_budget(now)) {
+		if (uncore_drop_sample(now)) {
 			box->over_budget += n;
 			hwc->config_base = now;
 			hwc->event_base = 0;
