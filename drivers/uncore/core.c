@@ -11,6 +11,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -20,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/trace_events.h>
+#include <linux/wait.h>
 
 #include <asm/irq_regs.h>
 #include <asm/nmi.h>
@@ -31,6 +33,42 @@ static struct uncore_pmu **uncore_pmus;
 static int uncore_n_pmus;
 /* Reading CPU of each logical package, -1 while none is online. */
 static int *uncore_pkg_cpu;
+/*
+ * While a package has no CPU online, the CPU whose contexts hold its
+ * events (uncore_pkg_move()), -1 if none. A parking CPU reads no package
+ * and parks no other: perf_pmu_migrate_context() moves all of a pmu's
+ * events on a CPU, so that CPU's must all belong to one package.
+ */
+static int *uncore_pkg_park;
+/*
+ * A package's reading CPU is changing (uncore_pkg_move()): event_init
+ * waits for the end on uncore_move_wq. Set under uncore_open_lock.
+ */
+static bool *uncore_pkg_moving;
+static DECLARE_WAIT_QUEUE_HEAD(uncore_move_wq);
+
+/**
+ * struct uncore_open - an event that event_init has given a CPU, on its
+ *	way to perf's context on that CPU
+ * @node: in uncore_opens, under uncore_open_lock
+ * @event: the event
+ * @cpu: the CPU, its box's reading CPU when event_init ran
+ *
+ * perf installs the event in that CPU's context after event_init returns;
+ * a move that began in between would leave it behind on the old CPU
+ * (uncore_wait_opens()). The entry goes once the event has a context, or
+ * with the event.
+ */
+struct uncore_open {
+	struct list_head node;
+	struct perf_event *event;
+	int cpu;
+};
+
+static LIST_HEAD(uncore_opens);
+static DEFINE_SPINLOCK(uncore_open_lock);
+/* Test hook (debugfs open_delay_ms): widens the window described above. */
+static u32 uncore_open_delay_ms;
 static enum cpuhp_state uncore_hp_state;
 static struct dentry *uncore_debugfs;
 
@@ -1567,6 +1605,13 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	int i, n = box->n_events, idx = event->hw.idx;
 	bool resume;
 
+	/*
+	 * Only the box's reading CPU touches it. An event perf adds anywhere
+	 * else (one left on the old CPU by a move that uncore_wait_opens()
+	 * gave up waiting for) stays off, and perf's rotation tries again.
+	 */
+	if (READ_ONCE(box->cpu) != smp_processor_id())
+		return -EAGAIN;
 	if (n >= UNCORE_MAX_EVENTS)
 		return -ENOSPC;
 	/* The hardware is gone: the event stays, with nothing to count. */
@@ -1804,10 +1849,64 @@ static void uncore_drop_carried(void *info)
 		uncore_uncarry(box, idx);
 }
 
+/*
+ * Drop the uncore_opens entries of events that perf has installed (and
+ * @event's, if given). Return: whether an event given @cpu is still on
+ * its way there.
+ */
+static bool uncore_prune_opens(struct perf_event *event, int cpu)
+{
+	struct uncore_open *o, *tmp;
+	bool busy = false;
+
+	spin_lock(&uncore_open_lock);
+	list_for_each_entry_safe(o, tmp, &uncore_opens, node) {
+		if (o->event == event || READ_ONCE(o->event->ctx)) {
+			list_del(&o->node);
+			kfree(o);
+		} else if (o->cpu == cpu) {
+			busy = true;
+		}
+	}
+	spin_unlock(&uncore_open_lock);
+	return busy;
+}
+
+/* How long a move waits for opens that chose its old CPU. */
+#define UNCORE_OPEN_WAIT_MS	5000
+
+/*
+ * In the hotplug callback, after the package's move has begun (no new
+ * event_init picks @cpu): wait until every event that event_init gave
+ * @cpu, the old reading CPU, is in perf's context there, where
+ * perf_pmu_migrate_context() finds it; an event perf installed after the
+ * migration would stay on @cpu and die with its context.
+ *
+ * The wait is bounded: an open can block, between event_init and its
+ * install, on the hotplug lock this thread holds (perf's static keys, for
+ * a context-switch or cgroup event). Such an event is installed on @cpu
+ * after the move, where add() refuses it, and does not count.
+ */
+static void uncore_wait_opens(int cpu)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(UNCORE_OPEN_WAIT_MS);
+
+	while (uncore_prune_opens(NULL, cpu)) {
+		if (time_after(jiffies, end)) {
+			pr_warn("an event opened on CPU %d as it went offline was not installed in %d ms: it will not count\n",
+				cpu, UNCORE_OPEN_WAIT_MS);
+			return;
+		}
+		usleep_range(1000, 2000);
+	}
+}
+
 /* An event's reference on its box and pmu goes when perf frees the event. */
 static void uncore_event_destroy(struct perf_event *event)
 {
 	struct uncore_box *box = event_box(event);
+
+	uncore_prune_opens(event, -1);
 
 	/*
 	 * Closed between a move's install and its end, never added back:
@@ -1834,8 +1933,9 @@ static void uncore_event_destroy(struct perf_event *event)
 static int uncore_pmu_event_init(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
+	struct uncore_open *open;
 	struct uncore_box *box;
-	int err;
+	int err, pkg;
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
@@ -1849,24 +1949,56 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	err = uncore_event_config(upmu->type, event);
 	if (err)
 		return err;
+	pkg = topology_logical_package_id(event->cpu);
+	open = kmalloc(sizeof(*open), GFP_KERNEL);
+	if (!open)
+		return -ENOMEM;
+	/* Keep the list short: it holds only events on their way. */
+	uncore_prune_opens(NULL, -1);
 
-	mutex_lock(&uncore_box_mutex);
-	box = upmu->boxes[topology_logical_package_id(event->cpu)];
-	if (!box || READ_ONCE(box->cpu) < 0) {
-		mutex_unlock(&uncore_box_mutex);
-		return -ENODEV;
+	/*
+	 * While the package's reading CPU changes, the CPU its events will
+	 * be read on is not known: wait for the move to end.
+	 */
+again:
+	if (wait_event_killable(uncore_move_wq,
+				!READ_ONCE(uncore_pkg_moving[pkg]))) {
+		kfree(open);
+		return -EINTR;
 	}
-	event->pmu_private = box;
+	mutex_lock(&uncore_box_mutex);
+	box = upmu->boxes[pkg];
+	if (!box || READ_ONCE(box->cpu) < 0) {
+		err = -ENODEV;
+		goto out;
+	}
+	err = uncore_validate_group(box, event);
+	if (err)
+		goto out;
+	spin_lock(&uncore_open_lock);
+	if (uncore_pkg_moving[pkg]) {
+		spin_unlock(&uncore_open_lock);
+		mutex_unlock(&uncore_box_mutex);
+		goto again;
+	}
 	/* Every event of a package is handled on its reading CPU. */
 	event->cpu = box->cpu;
-	err = uncore_validate_group(box, event);
-	if (!err) {
-		kref_get(&box->ref);
-		upmu->nr_events++;
-		upmu->used = true;
-		event->destroy = uncore_event_destroy;
-	}
+	open->event = event;
+	open->cpu = event->cpu;
+	list_add(&open->node, &uncore_opens);
+	open = NULL;
+	spin_unlock(&uncore_open_lock);
+
+	event->pmu_private = box;
+	kref_get(&box->ref);
+	upmu->nr_events++;
+	upmu->used = true;
+	event->destroy = uncore_event_destroy;
+out:
 	mutex_unlock(&uncore_box_mutex);
+	kfree(open);
+	if (!err && READ_ONCE(uncore_open_delay_ms))
+		msleep(READ_ONCE(uncore_open_delay_ms));
 	return err;
 }
 
@@ -2187,6 +2319,23 @@ static int uncore_access_open(struct inode *inode, struct file *file)
 	return single_open(file, uncore_access_show, NULL);
 }
 
+/* Events on their way to perf's context: the CPU event_init gave each. */
+static int uncore_opens_show(struct seq_file *m, void *v)
+{
+	struct uncore_open *o;
+
+	seq_puts(m, "# cpu pmu\n");
+	spin_lock(&uncore_open_lock);
+	list_for_each_entry(o, &uncore_opens, node) {
+		if (!READ_ONCE(o->event->ctx))
+			seq_printf(m, "%d %s\n", o->cpu,
+				   to_uncore_pmu(o->event->pmu)->name);
+	}
+	spin_unlock(&uncore_open_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_opens);
+
 /* Each CPU's sample passes: how many, the longest, and their time. */
 static int uncore_budget_show(struct seq_file *m, void *v)
 {
@@ -2353,50 +2502,126 @@ static void uncore_pkg_uncarry(void *info)
 	}
 }
 
+/* Move the events of package @pkg's pmus from CPU @from to @to. */
+static void uncore_pkg_migrate(int pkg, int from, int to)
+{
+	int i;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+
+		if (upmu->boxes[pkg] && upmu->registered)
+			perf_pmu_migrate_context(&upmu->pmu, from, to);
+	}
+}
+
+/* Does @cpu read a package, or hold a package's parked events? */
+static bool uncore_cpu_taken(int cpu)
+{
+	int pkg;
+
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		if (uncore_pkg_cpu[pkg] == cpu || uncore_pkg_park[pkg] == cpu)
+			return true;
+	return false;
+}
+
+/* An online CPU, other than @a and @b, free to park a package's events. */
+static int uncore_find_park(int a, int b)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != a && cpu != b && !uncore_cpu_taken(cpu))
+			return cpu;
+	return -1;
+}
+
+/*
+ * In a hotplug callback: the events parked on @cpu (if any) go to another
+ * free CPU, other than @except, before @cpu goes offline or starts reading
+ * a package. With no such CPU they stay, and die with @cpu's contexts or
+ * are refused by the boxes @cpu reads.
+ */
+static void uncore_repark(int cpu, int except)
+{
+	int pkg, to;
+
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		if (uncore_pkg_park[pkg] != cpu)
+			continue;
+		to = uncore_find_park(cpu, except);
+		WRITE_ONCE(uncore_pkg_park[pkg], to);
+		if (to < 0) {
+			pr_warn("package %d: no CPU left to hold its events while it is offline; they stop for good\n",
+				pkg);
+			continue;
+		}
+		uncore_pkg_migrate(pkg, cpu, to);
+	}
+}
+
 /*
  * Hand package @pkg's boxes from reading CPU @from to @to (-1: the package
  * has no CPU left), events included, in the hotplug callback, the hotplug
  * lock held for writing. perf moves one pmu's events at a time and each
  * move waits for a grace period: for the whole while, sampling events
  * added on @to are sampled by their box's timer and the PMI stays with
- * @from and the events still there (uncore_pmi_reachable()).
+ * @from and the events still there (uncore_pmi_reachable()). Events on
+ * their way to @from go first (uncore_wait_opens()), and event_init waits
+ * for the move to end.
  */
 static void uncore_pkg_move(int pkg, int from, int to)
 {
-	int i;
+	int i, park = -1;
 
+	spin_lock(&uncore_open_lock);
+	WRITE_ONCE(uncore_pkg_moving[pkg], true);
+	spin_unlock(&uncore_open_lock);
+	uncore_wait_opens(from);
 	if (uncore_pmi)
 		WRITE_ONCE(uncore_pmi[pkg].moving, true);
 	WRITE_ONCE(uncore_pkg_cpu[pkg], to);
+	/*
+	 * With no CPU left, the package's events are parked on a CPU that
+	 * reads no box of theirs: its add() refuses them, so they stay off
+	 * (perf's time_running stops) until a CPU of the package returns
+	 * (uncore_cpu_online()), and the box is reset then.
+	 */
+	if (to < 0) {
+		park = uncore_find_park(from, -1);
+		WRITE_ONCE(uncore_pkg_park[pkg], park);
+		if (park < 0)
+			pr_warn("package %d: no CPU to hold its events while it is offline; they stop for good\n",
+				pkg);
+	}
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_pmu *upmu = uncore_pmus[i];
 		struct uncore_box *box = upmu->boxes[pkg];
+		int dest = to < 0 ? park : to;
 
 		if (!box)
 			continue;
 		WRITE_ONCE(box->cpu, to);
-		/*
-		 * With no CPU left the package's events stay on @from's
-		 * context, which perf tears down right after us; the box is
-		 * reset when a CPU of the package comes back.
-		 */
 		if (to < 0)
 			box->initialized = false;
-		else if (upmu->registered)
-			perf_pmu_migrate_context(&upmu->pmu, from, to);
+		if (dest >= 0 && upmu->registered)
+			perf_pmu_migrate_context(&upmu->pmu, from, dest);
 	}
 	if (to >= 0)
 		smp_call_function_single(to, uncore_pkg_uncarry,
 					 (void *)(long)pkg, true);
 	if (uncore_pmi)
 		uncore_pkg_pmi_settle(pkg, to);
+	WRITE_ONCE(uncore_pkg_moving[pkg], false);
+	wake_up_all(&uncore_move_wq);
 }
 
 static int uncore_cpu_online(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);
 	int cur = uncore_pkg_cpu[pkg];
-	int i;
+	int i, park;
 
 	if (cur >= 0) {
 		/*
@@ -2422,6 +2647,12 @@ static int uncore_cpu_online(unsigned int cpu)
 			box->initialized = true;
 		}
 	}
+	/* Events parked while the package had no CPU: they resume here. */
+	park = uncore_pkg_park[pkg];
+	if (park >= 0) {
+		WRITE_ONCE(uncore_pkg_park[pkg], -1);
+		uncore_pkg_migrate(pkg, park, cpu);
+	}
 	return 0;
 }
 
@@ -2431,6 +2662,7 @@ static int uncore_cpu_offline(unsigned int cpu)
 	int pkg = topology_logical_package_id(cpu);
 	int target = -1, other;
 
+	uncore_repark(cpu, -1);
 	if (uncore_pkg_cpu[pkg] != cpu)
 		return 0;
 
@@ -2441,6 +2673,9 @@ static int uncore_cpu_offline(unsigned int cpu)
 		    (uncore_pmi_routable(other) && !uncore_pmi_routable(target)))
 			target = other;
 	}
+	/* A parking CPU can read, once its parked events are elsewhere. */
+	if (target >= 0)
+		uncore_repark(target, cpu);
 	uncore_pkg_move(pkg, cpu, target);
 	return 0;
 }
@@ -2892,10 +3127,18 @@ int uncore_core_init(const struct uncore_platform *plat)
 	uncore_plat = plat;
 	uncore_pkg_cpu = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_cpu),
 				 GFP_KERNEL);
-	if (!uncore_pkg_cpu)
-		return -ENOMEM;
-	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+	uncore_pkg_park = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_park),
+				  GFP_KERNEL);
+	uncore_pkg_moving = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_moving),
+				    GFP_KERNEL);
+	if (!uncore_pkg_cpu || !uncore_pkg_park || !uncore_pkg_moving) {
+		err = -ENOMEM;
+		goto free_pkg;
+	}
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
 		uncore_pkg_cpu[pkg] = -1;
+		uncore_pkg_park[pkg] = -1;
+	}
 
 	err = uncore_alloc_all();
 	if (err)
@@ -2933,6 +3176,10 @@ int uncore_core_init(const struct uncore_platform *plat)
 			    &uncore_samples_fops);
 	debugfs_create_file("budget", 0400, uncore_debugfs, NULL,
 			    &uncore_budget_fops);
+	debugfs_create_file("opens", 0400, uncore_debugfs, NULL,
+			    &uncore_opens_fops);
+	debugfs_create_u32("open_delay_ms", 0600, uncore_debugfs,
+			   &uncore_open_delay_ms);
 	pr_info("%s: MSR access through %s\n", plat->name,
 		uncore_access_backend());
 	return 0;
@@ -2943,6 +3190,9 @@ unregister:
 free:
 	uncore_pmi_exit();
 	uncore_free_all();
+free_pkg:
+	kfree(uncore_pkg_moving);
+	kfree(uncore_pkg_park);
 	kfree(uncore_pkg_cpu);
 	return err;
 }
@@ -2959,5 +3209,7 @@ void uncore_core_exit(void)
 	cpuhp_remove_state(uncore_hp_state);
 	uncore_pmi_exit();
 	uncore_free_all();
+	kfree(uncore_pkg_moving);
+	kfree(uncore_pkg_park);
 	kfree(uncore_pkg_cpu);
 }
