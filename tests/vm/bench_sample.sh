@@ -108,17 +108,7 @@ run() {
 # the count throttle out of the way: what the reading CPU spends in sample
 # passes is max_cpu_percent, whatever is asked. Prints a second table.
 storm() {
-	ev=""
-	for d in "$PMUS"/uncore_*; do
-		p=${d##*/}
-		case $p in
-		uncore_ubox) c=event=0xff ;;
-		uncore_qpi_*) c=event=0x14 ;;
-		uncore_r2pcie | uncore_r3qpi_*) c=event=0x01 ;;
-		*) c=event=0x00 ;;
-		esac
-		ev="$ev -e $p/$c/"
-	done
+	ev=$(clockticks_events)
 	P=/sys/module/uncore_pmu/parameters
 	echo 10 >$P/sample_tick_us
 	echo 100000000 >$P/max_sample_rate

@@ -22,17 +22,7 @@ CPU0=$(first_cpu 0)
 PARAM=/sys/module/uncore_pmu/parameters
 DBG=/sys/kernel/debug/uncore_pmu
 
-ev=""
-for d in "$PMUS"/uncore_*; do
-	p=${d##*/}
-	case $p in
-	uncore_ubox) c=event=0xff ;;
-	uncore_qpi_*) c=event=0x14 ;;
-	uncore_r2pcie | uncore_r3qpi_*) c=event=0x01 ;;
-	*) c=event=0x00 ;;
-	esac
-	ev="$ev -e $p/$c/"
-done
+ev=$(clockticks_events)
 n=$(echo "$ev" | wc -w)
 diag "$((n / 2)) events at period 1"
 

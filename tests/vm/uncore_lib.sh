@@ -172,3 +172,18 @@ cbo_counts_500() {
 		is "$(val_cpu /tmp/stat.csv "$2" cbo)" 500 "$1 on package 0 counts all of 500 afterwards"
 	fi
 }
+
+# clockticks_events: "-e PMU/CONFIG/" for every uncore pmu, CONFIG the
+# event that counts its box's own clock: a storm of samples at period 1.
+clockticks_events() {
+	for _d in "$PMUS"/uncore_*; do
+		_p=${_d##*/}
+		case $_p in
+		uncore_ubox) _c=event=0xff ;;
+		uncore_qpi_*) _c=event=0x14 ;;
+		uncore_r2pcie | uncore_r3qpi_*) _c=event=0x01 ;;
+		*) _c=event=0x00 ;;
+		esac
+		printf ' -e %s/%s/' "$_p" "$_c"
+	done
+}
