@@ -228,43 +228,53 @@ if rec -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -c 1000 -- "$b count=35
 fi
 
 # Unload while recording: refused while perf record holds an event, with
-# PMIs coming (HA CLOCKTICKS, 1000 periods a second); the recording is
-# whole after. Then the box's device goes away mid-recording: its event
-# stops, PMIs from it stop, perf record ends normally, and the device
-# comes back usable.
+# PMIs coming (40 overflows of HA0, injected in the background while the
+# unloads are tried); the recording is whole after. Then the box's device
+# goes away mid-recording: its event stops, PMIs from it stop, perf record
+# ends normally, and the device comes back usable. The counts are what was
+# injected, each burst settled before the workload ends: perf record takes
+# its last look at the ring buffer when the workload exits, and may leave
+# its events enabled until it closes them, so the periods of an event that
+# counts on after that (clockticks) need not all reach the file.
 DRV=/sys/bus/pci/drivers/uncore_pmu
 set -- "$DRV"/*:12.1
 dom=${1##*/}
 ha0=${dom%%:*}:ff:12.1
+hab="pkg=0 box=ha idx=0 event=0x01 umask=0x01"
 # on_cpu0 PERIOD: samples of package 0 in $DATA, and how many of PERIOD.
 on_cpu0() {
 	perf script -i $DATA -F cpu,period 2>/dev/null | awk -v c="$(printf '[%03d]' "$CPU0")" -v p="$1" '
 		$1 == c { n++; if ($2 == p) k++ } END { print n + 0, k + 0 }'
 }
-p0=$(pmi_stat 5)
-perf record -q -a -P -o $DATA -c 2000000 -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 2 \
-	>/dev/null 2>/tmp/rec.err &
-pid=$!
-until_true "[ \$(pmi_stat 5) -gt $p0 ]"
-ok "! rmmod uncore_pmu 2>/dev/null" "unload refused while perf record holds an event"
-ok "! rmmod uncore_sim 2>/dev/null" "simulator unload refused under it"
-wait $pid
+p0=$(pmi_stat 5) s0=$(box_stat uncore_ha_0 4)
+rm -f /tmp/unload
+perf record -q -a -P -o $DATA -c 1000 -e 'uncore_ha_0/event=0x01,umask=0x03,name=ha/' -- \
+	taskset -c "$CPU0" sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh
+	(i=0; while [ \$i -lt 40 ]; do sim_inject '$hab count=1000' || exit 1; sleep 0.05; i=\$((i + 1)); done) &
+	until_true '[ \$(pmi_stat 5) -ge $((p0 + 5)) ]'
+	rmmod uncore_pmu 2>/dev/null && echo uncore_pmu >>/tmp/unload
+	rmmod uncore_sim 2>/dev/null && echo uncore_sim >>/tmp/unload
+	wait \$! && sim_settle 0" >/dev/null 2>/tmp/rec.err
 ok "[ $? = 0 ]" "perf record ends normally $(cat /tmp/rec.err)"
-n=$(($(pmi_stat 5) - p0))
-ok "[ $n -gt 100 ]" "$n periods elapsed in 2 s"
-is "$(on_cpu0 2000000)" "$n $n" "every one is a sample in the recording, of period 2000000"
+ok "[ ! -e /tmp/unload ]" "unload of either module refused while perf record holds an event and PMIs come"
+is "$(($(pmi_stat 5) - p0)) $(($(box_stat uncore_ha_0 4) - s0))" "40 40" \
+	"40000 events at period 1000: 40 periods, 40 samples taken"
+is "$(on_cpu0 1000)" "40 40" "every one is in the recording, of period 1000"
 
 p0=$(pmi_stat 5)
-perf record -q -a -P -o $DATA -c 2000000 -e 'uncore_ha_0/event=0x00,name=haclk/' -- sh -c "
-	. /tests/lib.sh; . /tests/uncore_lib.sh
-	until_true '[ \$(pmi_stat 5) -gt $p0 ]' && echo $ha0 >$DRV/unbind && sleep 1" \
+perf record -q -a -P -o $DATA -c 1000 -e 'uncore_ha_0/event=0x01,umask=0x03,name=ha/' -- \
+	taskset -c "$CPU0" sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh
+	for n in 2500 2500; do sim_inject '$hab count='\$n && sim_settle 0 || exit 1; done
+	echo $ha0 >$DRV/unbind && sim_inject '$hab count=3000' && sim_settle 0" \
 	>/dev/null 2>/tmp/rec.err
 ok "[ $? = 0 ]" "unbind mid-recording: perf record ends normally $(cat /tmp/rec.err)"
 ok "[ ! -e $DRV/$ha0 ]" "HA0 of package 0 ($ha0) unbound"
-n=$(($(pmi_stat 5) - p0))
-is "$(on_cpu0 2000000)" "$n $n" "its $n periods up to the unbind are all in the recording"
+is "$(($(pmi_stat 5) - p0))" 5 "5000 events before the unbind: 5 periods"
+is "$(on_cpu0 1000)" "5 5" "all 5 are in the recording"
+is "$(sim_state | grep -c '^pkg0 ha0 ctr.*counting=1')" 0 "no counter of HA0 counts after the unbind"
 h0=$(pmi_stat 4)
-sleep 0.5
+sim_inject "$hab count=3000"
+sim_settle 0
 is "$(pmi_stat 4)" "$h0" "no PMIs after the recording"
 echo "$ha0" >$DRV/bind
 ok "[ -e $DRV/$ha0 ]" "HA0 bound again"
