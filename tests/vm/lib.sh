@@ -48,6 +48,13 @@ is() {
 # skip DESC REASON: a check that cannot run here; counted as skipped.
 skip() { echo "ok - $1 # SKIP $2"; }
 
+# breadth: true where a test checks every box and filter it can. The debug
+# guest (uncore.breadth=0) runs each driver path once under KASAN and
+# lockdep, where every perf run costs some 10 s; the stock guests check the
+# tables: the same paths on every box. Checks left out for that reason are
+# not counted as skipped: the stock guest runs them.
+breadth() { [ "${UNCORE_BREADTH:-1}" = 1 ]; }
+
 # sim_inject LINE: hand one command to the simulator's debugfs interface.
 sim_inject() {
 	if ! echo "$1" >"$SIM_INJECT"; then

@@ -17,6 +17,10 @@ set -u
 DEFAULT_TIMEOUT=300
 scale=$(sed -n 's/.*uncore\.timeout_scale=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
 export UNCORE_TIMEOUT_SCALE="${scale:-1}"
+# uncore.breadth=0 (the debug guest): each driver path once, not every box
+# and filter (lib.sh breadth()).
+breadth=$(sed -n 's/.*uncore\.breadth=\([01]\).*/\1/p' /proc/cmdline)
+export UNCORE_BREADTH="${breadth:-1}"
 
 # Markers in the kernel log let the host attribute kernel reports to a test.
 kmsg() { echo "uncore-test: $*" >/dev/kmsg 2>/dev/null || true; }

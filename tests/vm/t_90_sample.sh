@@ -81,11 +81,14 @@ try() { # NAME PMU EVENT-TERMS SIMBOX IDX SIMEVENT UMASK
 	esac
 	is "$syms" handler "$1: samples carry the IP of the handler"
 }
+# Without breadth, one PCI box and one MSR box: the paths are the same.
 try imc uncore_imc_0 event=0x04,umask=0x03 imc 0 0x04 0x01
-try ha uncore_ha_0 event=0x01,umask=0x03 ha 0 0x01 0x01
-try qpi uncore_qpi_0 event=0x01,umask=0x02 qpi 0 0x01 0x02
-try r3qpi uncore_r3qpi_1 event=0x10,umask=0x02 r3qpi 1 0x10 0x02
-try ubox uncore_ubox event=0x42,umask=0x08 ubox 0 0x42 0x08
+if breadth; then
+	try ha uncore_ha_0 event=0x01,umask=0x03 ha 0 0x01 0x01
+	try qpi uncore_qpi_0 event=0x01,umask=0x02 qpi 0 0x01 0x02
+	try r3qpi uncore_r3qpi_1 event=0x10,umask=0x02 r3qpi 1 0x10 0x02
+	try ubox uncore_ubox event=0x42,umask=0x08 ubox 0 0x42 0x08
+fi
 # PCU band 0 event, its filter band matched by the injected frequency.
 try pcu uncore_pcu event=0x0b,filter_band0=20 pcu 0 0x0b '0x00 freq=25'
 
@@ -145,7 +148,9 @@ timer_try() { # NAME PMU EVENT-TERMS SIMBOX SIMEVENT
 	fi
 }
 timer_try cbo uncore_cbox_0 event=0x35,umask=0x08 cbox "event=0x35 umask=0x08 opc=0"
-if [ "$(sbo_count 0)" = 0 ]; then
+if ! breadth; then
+	: # the same timer path as the CBo's
+elif [ "$(sbo_count 0)" = 0 ]; then
 	skip "SBo timer sampling" "package 0 has no SBo"
 else
 	timer_try sbo uncore_sbox_1 event=0x04,umask=0x01 sbox "event=0x04 umask=0x01"
