@@ -96,6 +96,11 @@ cbo_filter tid event=0x35,umask=0x8,tid_en=1,filter_tid=0x1e 100 \
 # perf's LLC_MISSES.PCIE_NON_SNOOP_WRITE: filter_tid without tid_en.
 cbo_filter pcie event=0x35,umask=0x3,filter_opc=0x1c8,filter_tid=0x3e 12 \
 	"event=0x35 umask=0x03 opc=0x1c8 tid=0x3e count=12" "event=0x35 umask=0x03 opc=0x1c8 tid=0x02 count=8"
+# MISS_OPCODE with no filter_opc programs opcode 0, as the driver's notice
+# says (t_62): the simulator counts opcode-0 traffic, which the part never
+# carries. Also without breadth: the debug guest runs the notice nowhere else.
+cbo_filter missopc event=0x35,umask=0x3 1234 \
+	"event=0x35 umask=0x03 opc=0 count=1234" "event=0x35 umask=0x03 opc=0x182 count=99"
 # The filter registers' write path is the same for every field.
 if breadth; then
 	cbo_filter state event=0x34,umask=0x11,filter_state=0x1 70 \
@@ -103,11 +108,6 @@ if breadth; then
 	cbo_filter opcnc event=0x35,umask=0x1,filter_opc=0x182,filter_nc=1 40 \
 		"event=0x35 umask=0x01 opc=0x182 nc=1 count=40" "event=0x35 umask=0x01 opc=0x182 count=20" \
 		"event=0x35 umask=0x01 opc=0x180 nc=1 count=60"
-	# MISS_OPCODE with no filter_opc programs opcode 0, as the driver's notice
-	# says (t_62): the simulator counts opcode-0 traffic, which the part never
-	# carries.
-	cbo_filter missopc event=0x35,umask=0x3 1234 \
-		"event=0x35 umask=0x03 opc=0 count=1234" "event=0x35 umask=0x03 opc=0x182 count=99"
 	cbo_filter nid event=0x35,umask=0x48,filter_nid=0x2 9 \
 		"event=0x35 umask=0x40 nid=0x2 count=9" "event=0x35 umask=0x40 nid=0x1 count=4"
 fi
