@@ -35,22 +35,19 @@ limit=${UNCORE_BENCH_TIMEOUT:-1200}
 
 # boot MODE NAME [CMDLINE...]: run the guest in MODE, console in
 # $logs/NAME.log, its table in $logs/NAME.rst. Progress lines only; the
-# console is in the log. With `quiet` the first line of /init shares its
-# line with the firmware's escape codes, which run-qemu.sh's boot watchdog
-# (it looks for the marker at a line start) would take for a hang: the
-# whole limit is allowed for the boot instead. A boot that does hang
-# before /init (TCG on a loaded host, see check.sh) is retried.
+# console is in the log. A boot that hangs before /init (TCG on a loaded
+# host, see check.sh) is stopped by run-qemu.sh's boot watchdog and retried.
 boot() {
 	local mode=$1 name=$2 try rc
 	shift 2
 	for try in 1 2 3; do
 		log "booting $v (QEMU TCG, 8 vCPUs in 2 sockets) for $mode, try $try"
 		set +e
-		"$tools/run-qemu.sh" --timeout "$limit" --boot-timeout "$limit" \
+		"$tools/run-qemu.sh" --timeout "$limit" \
 			--log "$logs/$name.log" "/boot/vmlinuz-$v" "$BUILD/bench.cpio.gz" \
 			"$mode" quiet "$@" | sed -u 's/\r$//' | grep --line-buffered '^bench:'
 		set -e
-		grep -q 'uncore-guest:' "$logs/$name.log" && break
+		grep -aq 'uncore-guest:' "$logs/$name.log" && break
 		cp "$logs/$name.log" "$logs/$name.boot-hang-$try.log"
 	done
 	tr -d '\r' <"$logs/$name.log" |
