@@ -164,9 +164,14 @@ static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
 	return container_of(pmu, struct uncore_pmu, pmu);
 }
 
-static inline struct uncore_box *event_box(struct perf_event *event)
+static inline struct uncore_event *to_uevent(const struct perf_event *event)
 {
 	return event->pmu_private;
+}
+
+static inline struct uncore_box *event_box(struct perf_event *event)
+{
+	return to_uevent(event)->box;
 }
 
 static inline bool is_fixed_event(const struct perf_event *event)
@@ -502,12 +507,9 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
 #define UNCORE_THROTTLED	(~0ULL)
 
 /*
- * Sampling keeps state in fields of the event's hw_perf_event that are
- * the pmu's to use. The driver's throttle (uncore_emit()): the start of
- * the current window in config_base, samples in it in event_base, and
- * this flag in flags while it holds the event stopped. Frequency mode
- * (uncore_freq_period()): the time of the last sample in last_tag, of the
- * next in branch_reg.config.
+ * Flags of an event in hw.flags, which is the pmu's. The driver holds the
+ * event stopped by its own throttle (uncore_emit(); the window is in
+ * &struct uncore_event).
  */
 #define UNCORE_HWF_THROTTLED	BIT(0)
 /* Set at add while the box's timer, not a PMI, samples the event. */
@@ -757,13 +759,13 @@ static unsigned int uncore_tick_limit(void)
  * reaches the limit is still taken. Return: true if this sample does.
  */
 
-static bool uncore_sample_throttles(struct hw_perf_event *hwc, u64 now)
+static bool uncore_sample_throttles(struct uncore_event *ue, u64 now)
 {
-	if (now - hwc->config_base >= TICK_NSEC) {
-		hwc->config_base = now;
-		hwc->event_base = 0;
+	if (now - ue->thr_window >= TICK_NSEC) {
+		ue->thr_window = now;
+		ue->thr_samples = 0;
 	}
-	return ++hwc->event_base >= uncore_tick_limit();
+	return ++ue->thr_samples >= uncore_tick_limit();
 }
 
 /*
@@ -835,6 +837,7 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 			struct pt_regs *regs, u64 n, u64 period, u64 end)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	struct uncore_event *ue = to_uevent(event);
 	/* The raw record of a tracepoint sample: empty here. */
 	struct trace_entry rec = { };
 	u64 count = local64_read(&event->count);
@@ -851,12 +854,12 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 		/* Over budget: no sample, the event waits a tick from now. */
 		if (uncore_drop_sample(now)) {
 			box->over_budget += n;
-			hwc->config_base = now;
-			hwc->event_base = 0;
+			ue->thr_window = now;
+			ue->thr_samples = 0;
 			throttle = true;
 			break;
 		}
-		throttle = uncore_sample_throttles(hwc, now);
+		throttle = uncore_sample_throttles(ue, now);
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0) {
 			box->lost += n;
@@ -880,10 +883,9 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 
 /*
  * The period that makes @event's samples come at its sample_freq. The
- * @count it took since its last sample (or its first start: the time in
- * hwc->last_tag) gives its rate; the period is what that rate counts until
- * the next sample's slot on a grid of 1/sample_freq steps (its time in
- * hwc->branch_reg.config, which uncore boxes have no other use for). The
+ * @count it took since its last sample (or its first start) gives its
+ * rate; the period is what that rate counts until the next sample's slot
+ * on a grid of 1/sample_freq steps (both times in &struct uncore_event). The
  * overflow of a period reaches the handler some time after it ran out, and
  * the counters stay frozen a while longer: aiming every sample at the grid,
  * not at one step after the previous sample, keeps those delays from adding
@@ -901,20 +903,20 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
  */
 static u64 uncore_freq_period(struct perf_event *event, u64 count)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 now = local_clock(), dt = now - hwc->last_tag;
+	struct uncore_event *ue = to_uevent(event);
+	u64 now = local_clock(), dt = now - ue->freq_last;
 	u64 step = div64_u64(NSEC_PER_SEC, event->attr.sample_freq) ?: 1;
-	u64 slot = hwc->branch_reg.config + step;
-	u64 period = hwc->sample_period;
+	u64 slot = ue->freq_slot + step;
+	u64 period = event->hw.sample_period;
 
-	if (!hwc->branch_reg.config || slot <= now)
+	if (!ue->freq_slot || slot <= now)
 		slot = now + step;
 	else
 		slot = max(slot, now + step / 4);
-	if (dt && hwc->last_tag)
+	if (dt && ue->freq_last)
 		period = uncore_scale_period(count, slot - now, dt);
-	hwc->last_tag = now;
-	hwc->branch_reg.config = slot;
+	ue->freq_last = now;
+	ue->freq_slot = slot;
 	return max_t(u64, period, 1);
 }
 
@@ -1017,7 +1019,7 @@ static void uncore_unthrottle(struct uncore_box *box)
 		if (!(hwc->flags & UNCORE_HWF_THROTTLED))
 			continue;
 		if (hwc->interrupts == UNCORE_THROTTLED) {
-			if (now - hwc->config_base < TICK_NSEC)
+			if (now - to_uevent(box->events[i])->thr_window < TICK_NSEC)
 				continue;
 			hwc->interrupts = 0;
 			if (hwc->state & PERF_HES_STOPPED)
@@ -1315,8 +1317,7 @@ static void uncore_pmi_detach(struct uncore_box *box)
 static void uncore_event_filter(const struct perf_event *event,
 				struct uncore_filter_req *req)
 {
-	req->fields = event->hw.extra_reg.reg;
-	req->value = event->hw.extra_reg.config;
+	*req = to_uevent(event)->filter;
 }
 
 static bool uncore_get_filter(struct uncore_box *box, struct perf_event *event)
@@ -1517,9 +1518,9 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 	if (box->dead)
 		return;
 	/* Frequency mode fits the period to the time since here. */
-	if (event->attr.freq && !hwc->last_tag) {
-		hwc->last_tag = local_clock();
-		hwc->branch_reg.config = 0;
+	if (event->attr.freq && !to_uevent(event)->freq_last) {
+		to_uevent(event)->freq_last = local_clock();
+		to_uevent(event)->freq_slot = 0;
 	}
 	if (uncore_pmi_event(event)) {
 		uncore_set_period(box, event);
@@ -1788,7 +1789,8 @@ static int uncore_validate_group(struct uncore_box *box,
 /**
  * uncore_event_config() - validate an event's config against its box type
  * @type: the box type
- * @event: the event; hw.config, hw.idx and hw.extra_reg are set on success
+ * @event: the event; hw.config and hw.idx are set on success
+ * @req: set to what the event needs of its box's shared filter
  *
  * Every bit of config, config1 and config2 must belong to the type's
  * format, and the combination must be one the manual allows; the control
@@ -1796,13 +1798,14 @@ static int uncore_validate_group(struct uncore_box *box,
  *
  * Return: 0 or -EINVAL.
  */
-int uncore_event_config(const struct uncore_type *type, struct perf_event *event)
+int uncore_event_config(const struct uncore_type *type, struct perf_event *event,
+			struct uncore_filter_req *req)
 {
 	struct perf_event_attr *attr = &event->attr;
-	struct uncore_filter_req req = { };
 	u64 thresh;
 	int err;
 
+	memset(req, 0, sizeof(*req));
 	if ((attr->config & ~type->config_mask) ||
 	    (attr->config1 & ~type->config1_mask) ||
 	    (attr->config2 & ~type->config2_mask))
@@ -1819,14 +1822,12 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 		    !thresh)
 			return -EINVAL;
 		if (type->hw_config) {
-			err = type->hw_config(type, event, &req);
+			err = type->hw_config(type, event, req);
 			if (err)
 				return err;
 		}
-		event->hw.config = attr->config | req.ctl;
+		event->hw.config = attr->config | req->ctl;
 	}
-	event->hw.extra_reg.reg = req.fields;
-	event->hw.extra_reg.config = req.value;
 	event->hw.idx = -1;
 	return 0;
 }
@@ -1928,12 +1929,15 @@ static void uncore_event_destroy(struct perf_event *event)
 	box->pmu->nr_events--;
 	mutex_unlock(&uncore_box_mutex);
 	kref_put(&box->ref, uncore_box_release);
+	kfree(to_uevent(event));
+	event->pmu_private = NULL;
 }
 
 static int uncore_pmu_event_init(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
 	struct uncore_open *open;
+	struct uncore_event *ue;
 	struct uncore_box *box;
 	int err, pkg;
 
@@ -1946,13 +1950,22 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	if (event->attr.precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
 
-	err = uncore_event_config(upmu->type, event);
-	if (err)
+	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
+	if (!ue)
+		return -ENOMEM;
+	err = uncore_event_config(upmu->type, event, &ue->filter);
+	if (err) {
+		kfree(ue);
 		return err;
+	}
 	pkg = topology_logical_package_id(event->cpu);
 	open = kmalloc(sizeof(*open), GFP_KERNEL);
-	if (!open)
+	if (!open) {
+		kfree(ue);
 		return -ENOMEM;
+	}
+	/* uncore_validate_group() finds the event's filter needs here. */
+	event->pmu_private = ue;
 	/* Keep the list short: it holds only events on their way. */
 	uncore_prune_opens(NULL, -1);
 
@@ -1963,8 +1976,8 @@ static int uncore_pmu_event_init(struct perf_event *event)
 again:
 	if (wait_event_killable(uncore_move_wq,
 				!READ_ONCE(uncore_pkg_moving[pkg]))) {
-		kfree(open);
-		return -EINTR;
+		err = -EINTR;
+		goto free;
 	}
 	mutex_lock(&uncore_box_mutex);
 	box = upmu->boxes[pkg];
@@ -1989,17 +2002,23 @@ again:
 	open = NULL;
 	spin_unlock(&uncore_open_lock);
 
-	event->pmu_private = box;
+	ue->box = box;
 	kref_get(&box->ref);
 	upmu->nr_events++;
 	upmu->used = true;
 	event->destroy = uncore_event_destroy;
 out:
 	mutex_unlock(&uncore_box_mutex);
+free:
 	kfree(open);
-	if (!err && READ_ONCE(uncore_open_delay_ms))
+	if (err) {
+		event->pmu_private = NULL;
+		kfree(ue);
+		return err;
+	}
+	if (READ_ONCE(uncore_open_delay_ms))
 		msleep(READ_ONCE(uncore_open_delay_ms));
-	return err;
+	return 0;
 }
 
 /* ---- sysfs --------------------------------------------------------------- */

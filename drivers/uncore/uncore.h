@@ -75,6 +75,28 @@ struct uncore_filter {
 };
 
 /**
+ * struct uncore_event - the driver's own state of one perf event
+ * @box: the box it counts on, referenced until the event is freed
+ * @filter: what it needs of the box's shared filter
+ * @thr_window: start of its current throttle window (one tick long)
+ * @thr_samples: samples it took in that window
+ * @freq_last: frequency mode: when it took its last sample (or started)
+ * @freq_slot: frequency mode: when its next sample is due, 0 if not yet set
+ *
+ * Hung off event->pmu_private from event_init to destroy. The fields
+ * after @filter change only on the box's reading CPU with IRQs off (perf
+ * callbacks, the poll timer, the PMI handler's pass).
+ */
+struct uncore_event {
+	struct uncore_box *box;
+	struct uncore_filter_req filter;
+	u64 thr_window;
+	u32 thr_samples;
+	u64 freq_last;
+	u64 freq_slot;
+};
+
+/**
  * struct uncore_access_stats - register traffic of one box
  * @msr_rd: MSR reads
  * @msr_wr: MSR writes
@@ -381,7 +403,8 @@ int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
 		       struct pci_dev *pdev, struct pci_dev *aux_pdev);
 void uncore_pci_box_remove(struct pci_dev *pdev);
 u64 uncore_event_max_rate(const struct uncore_type *type, u64 config);
-int uncore_event_config(const struct uncore_type *type, struct perf_event *event);
+int uncore_event_config(const struct uncore_type *type, struct perf_event *event,
+			struct uncore_filter_req *req);
 
 /* access.c */
 int uncore_access_init(void);

@@ -328,13 +328,14 @@ static void config_validation(struct kunit *test)
 		const struct config_case *c = &config_cases[i];
 		struct perf_event *event = new_event(test, c->config, c->config1,
 						     c->config2);
-		int err = uncore_event_config(c->type, event);
+		struct uncore_filter_req req;
+		int err = uncore_event_config(c->type, event, &req);
 
 		KUNIT_EXPECT_EQ_MSG(test, err, c->err, "%s case %d config 0x%llx config1 0x%llx",
 				    c->type->name, i, c->config, c->config1);
 		if (err || c->err)
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, (u32)event->hw.extra_reg.reg, c->fields,
+		KUNIT_EXPECT_EQ_MSG(test, req.fields, c->fields,
 				    "%s case %d", c->type->name, i);
 		KUNIT_EXPECT_EQ(test, event->hw.config,
 				c->hw ? c->hw :
