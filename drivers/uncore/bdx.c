@@ -85,8 +85,38 @@
 /* PCLK is a fixed 800 MHz (2.8.6, PCU CLOCKTICKS). */
 #define BDX_PCLK_HZ		800000000ULL
 
-#define BDX_COMMON_CONFIG	(UNCORE_CTL_EV_SEL | UNCORE_CTL_UMASK | \
-				 UNCORE_CTL_EDGE | UNCORE_CTL_INVERT)
+#define BDX_COMMON_CONFIG	(BDX_CTL_EV_SEL | BDX_CTL_UMASK | \
+				 BDX_CTL_EDGE | BDX_CTL_INVERT)
+
+/*
+ * Counter controls (1.4; each box's CTLn table): en 22, ov_en 20, thresh
+ * 31:24, and invert and edge, which act on the threshold comparison's
+ * output, so that they need a threshold (1.4). The fixed counters' controls
+ * (Table 2-9 U_MSR_PMON_FIXED_CTL, Table 2-116 MC_CHy_PCI_PMON_FIXED_CTL)
+ * have en and ov_en at the same bits. CBo and SBo have no ov_en (bit 20 reserved); UBox and PCU
+ * have a 5-bit threshold, 28:24 (PCU 31:30 are occupancy controls).
+ */
+const struct uncore_ctl_layout bdx_ctl = {
+	.en		= BDX_CTL_EN,
+	.fixed_en	= BDX_CTL_EN,
+	.ov_en		= BDX_CTL_OV_EN,
+	.thresh		= BDX_CTL_THRESH8,
+	.need_thresh	= BDX_CTL_INVERT | BDX_CTL_EDGE,
+};
+
+const struct uncore_ctl_layout bdx_ctl_noint = {
+	.en		= BDX_CTL_EN,
+	.thresh		= BDX_CTL_THRESH8,
+	.need_thresh	= BDX_CTL_INVERT | BDX_CTL_EDGE,
+};
+
+const struct uncore_ctl_layout bdx_ctl_thresh5 = {
+	.en		= BDX_CTL_EN,
+	.fixed_en	= BDX_CTL_EN,
+	.ov_en		= BDX_CTL_OV_EN,
+	.thresh		= BDX_CTL_THRESH5,
+	.need_thresh	= BDX_CTL_INVERT | BDX_CTL_EDGE,
+};
 
 static u32 bdx_cbo_mask[BDX_MAX_PKGS];
 static int bdx_sbo_count[BDX_MAX_PKGS];
@@ -126,7 +156,8 @@ static const struct uncore_type bdx_ubox = {
 	.fixed_ctr_bits	= 48,
 	.max_inc	= 1,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
-	.config_mask	= BDX_COMMON_CONFIG | UNCORE_CTL_THRESH5,
+	.ctl		= &bdx_ctl_thresh5,
+	.config_mask	= BDX_COMMON_CONFIG | BDX_CTL_THRESH5,
 	.event_ctl	= BDX_U_MSR_PMON_CTL0,
 	.perf_ctr	= BDX_U_MSR_PMON_CTR0,
 	.fixed_ctl	= BDX_U_MSR_PMON_UCLK_FIXED_CTL,
@@ -173,11 +204,11 @@ static const struct uncore_format_desc bdx_cbox_formats[] = {
  */
 static u64 bdx_cbox_filter_bits(u64 config)
 {
-	u8 ev = config & UNCORE_CTL_EV_SEL;
-	u8 umask = (config & UNCORE_CTL_UMASK) >> 8;
+	u8 ev = config & BDX_CTL_EV_SEL;
+	u8 umask = (config & BDX_CTL_UMASK) >> 8;
 	u64 bits = 0;
 
-	if (config & UNCORE_CTL_TID_EN)
+	if (config & BDX_CTL_TID_EN)
 		bits |= BDX_CBO_F_TID;
 	if (ev == 0x34)
 		bits |= BDX_CBO_F_STATE;
@@ -219,8 +250,8 @@ static void bdx_cbox_opc_notice(struct perf_event *event)
 	    test_and_set_bit(idx, bdx_cbox_opc_noticed))
 		return;
 	pr_notice("%s: event 0x%02llx umask 0x%02llx is an OPCODE subevent without filter_opc: FILTER1.opc is programmed 0, which no request carries (manual Table 2-20), so it counts nothing on the part; give filter_opc=0x180-0x1ff (e.g. 0x182 DRd)\n",
-		  event->pmu->name, config & UNCORE_CTL_EV_SEL,
-		  (config & UNCORE_CTL_UMASK) >> 8);
+		  event->pmu->name, config & BDX_CTL_EV_SEL,
+		  (config & BDX_CTL_UMASK) >> 8);
 }
 
 /*
@@ -244,9 +275,9 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 	 * requests": a thread ID asks for the thread filter, so tid_en is set
 	 * for it rather than counting every requester under the event's name.
 	 */
-	if ((config1 & BDX_CBO_F_TID) && !(config & UNCORE_CTL_TID_EN)) {
-		req->ctl = UNCORE_CTL_TID_EN;
-		config |= UNCORE_CTL_TID_EN;
+	if ((config1 & BDX_CBO_F_TID) && !(config & BDX_CTL_TID_EN)) {
+		req->ctl = BDX_CTL_TID_EN;
+		config |= BDX_CTL_TID_EN;
 	}
 	used = bdx_cbox_filter_bits(config);
 
@@ -310,8 +341,9 @@ static const struct uncore_type bdx_cbox = {
 	.ctr_bits	= 48,
 	.max_inc	= 1,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
-	.config_mask	= BDX_COMMON_CONFIG | UNCORE_CTL_TID_EN |
-			  UNCORE_CTL_THRESH8,
+	.ctl		= &bdx_ctl_noint,
+	.config_mask	= BDX_COMMON_CONFIG | BDX_CTL_TID_EN |
+			  BDX_CTL_THRESH8,
 	.config1_mask	= BDX_CBO_F_TID | BDX_CBO_F_STATE | BDX_CBO_F_NID |
 			  BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC,
 	.box_ctl	= BDX_C0_MSR_PMON_BOX_CTL,
@@ -358,7 +390,7 @@ static int bdx_pcu_hw_config(const struct uncore_type *type,
 			     struct uncore_filter_req *req)
 {
 	u64 config = event->attr.config, config1 = event->attr.config1;
-	u8 ev = config & UNCORE_CTL_EV_SEL;
+	u8 ev = config & BDX_CTL_EV_SEL;
 	bool occ = ev & BDX_PCU_EV_OCC;
 	int band;
 
@@ -370,7 +402,7 @@ static int bdx_pcu_hw_config(const struct uncore_type *type,
 	if (occ && !(config & BDX_PCU_OCC_SEL))
 		return -EINVAL;
 	if ((config & (BDX_PCU_OCC_INVERT | BDX_PCU_OCC_EDGE)) &&
-	    !(config & UNCORE_CTL_THRESH5))
+	    !(config & BDX_CTL_THRESH5))
 		return -EINVAL;
 
 	/* FREQ_BAND0..3_CYCLES (0x0b-0x0e) compare against filter byte n. */
@@ -419,8 +451,9 @@ static const struct uncore_type bdx_pcu = {
 	.ctr_bits	= 48,
 	.max_inc	= 1,
 	.clock_hz	= BDX_PCLK_HZ,
-	.config_mask	= UNCORE_CTL_EV_SEL | BDX_PCU_OCC_SEL | UNCORE_CTL_EDGE |
-			  UNCORE_CTL_INVERT | UNCORE_CTL_THRESH5 |
+	.ctl		= &bdx_ctl_thresh5,
+	.config_mask	= BDX_CTL_EV_SEL | BDX_PCU_OCC_SEL | BDX_CTL_EDGE |
+			  BDX_CTL_INVERT | BDX_CTL_THRESH5 |
 			  BDX_PCU_OCC_INVERT | BDX_PCU_OCC_EDGE,
 	.config1_mask	= GENMASK_ULL(31, 0),
 	.box_ctl	= BDX_PCU_MSR_PMON_BOX_CTL,
@@ -465,7 +498,7 @@ static int bdx_sbox_hw_config(const struct uncore_type *type,
 	 * unknown, so the bit stays in the format (mainline has it) and is
 	 * refused.
 	 */
-	if (event->attr.config & UNCORE_CTL_TID_EN)
+	if (event->attr.config & BDX_CTL_TID_EN)
 		return -EINVAL;
 	return 0;
 }
@@ -482,8 +515,9 @@ static const struct uncore_type bdx_sbox = {
 	.ctr_bits	= 48,
 	.max_inc	= 1,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
-	.config_mask	= BDX_COMMON_CONFIG | UNCORE_CTL_TID_EN |
-			  UNCORE_CTL_THRESH8,
+	.ctl		= &bdx_ctl_noint,
+	.config_mask	= BDX_COMMON_CONFIG | BDX_CTL_TID_EN |
+			  BDX_CTL_THRESH8,
 	.box_ctl	= BDX_S0_MSR_PMON_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT,
 	.box_ctl_freeze	= BDX_BOX_CTL_FREEZE,

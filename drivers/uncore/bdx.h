@@ -30,9 +30,24 @@
 #define BDX_GSTS_OV_IRP		BIT_ULL(34)
 #define BDX_GSTS_OV_RQ		BIT_ULL(35)
 
+/* Counter control fields (manual 1.4, Table 1-3; each box's CTLn table). */
+#define BDX_CTL_EV_SEL	GENMASK_ULL(7, 0)
+#define BDX_CTL_UMASK	GENMASK_ULL(15, 8)
+#define BDX_CTL_RST	BIT_ULL(17)
+#define BDX_CTL_EDGE	BIT_ULL(18)
+#define BDX_CTL_TID_EN	BIT_ULL(19)
+#define BDX_CTL_OV_EN	BIT_ULL(20)
+#define BDX_CTL_EN	BIT_ULL(22)
+#define BDX_CTL_INVERT	BIT_ULL(23)
+#define BDX_CTL_THRESH8	GENMASK_ULL(31, 24)
+#define BDX_CTL_THRESH5	GENMASK_ULL(28, 24)
+
 struct pci_bus;
 
 extern const struct uncore_platform bdx_platform;
+
+/* bdx.c: counter control layouts (manual Table 1-3 and each box's CTLn) */
+extern const struct uncore_ctl_layout bdx_ctl, bdx_ctl_noint, bdx_ctl_thresh5;
 
 /* bdx.c: what discovery found */
 int bdx_bus_to_pkg(struct pci_bus *bus);

@@ -110,9 +110,9 @@ static u64 bdx_r3qpi_pmi_mask(int idx)
 #define BDX_DCLK_MAX_HZ		1600000000ULL
 #define BDX_QCLK_MAX_HZ		2400000000ULL
 
-#define BDX_PCI_CONFIG		(UNCORE_CTL_EV_SEL | UNCORE_CTL_UMASK | \
-				 UNCORE_CTL_EDGE | UNCORE_CTL_INVERT | \
-				 UNCORE_CTL_THRESH8)
+#define BDX_PCI_CONFIG		(BDX_CTL_EV_SEL | BDX_CTL_UMASK | \
+				 BDX_CTL_EDGE | BDX_CTL_INVERT | \
+				 BDX_CTL_THRESH8)
 
 static const struct uncore_format_desc bdx_pci_formats[] = {
 	{ "event",	"config:0-7" },
@@ -151,10 +151,10 @@ static int bdx_ha_hw_config(const struct uncore_type *type,
 			    struct uncore_filter_req *req)
 {
 	u64 config = event->attr.config, config1 = event->attr.config1;
-	u8 umask = FIELD_GET(UNCORE_CTL_UMASK, config);
+	u8 umask = FIELD_GET(BDX_CTL_UMASK, config);
 	u64 used = 0;
 
-	if ((config & UNCORE_CTL_EV_SEL) == BDX_HA_EV_ADDR_OPC) {
+	if ((config & BDX_CTL_EV_SEL) == BDX_HA_EV_ADDR_OPC) {
 		if (umask & BDX_HA_UMASK_ADDR) {
 			used |= BDX_HA_F_ADDR;
 			req->fields |= BIT(0);
@@ -207,6 +207,7 @@ const struct uncore_type bdx_ha = {
 	.ctr_bits	= 48,
 	.max_inc	= 512,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.ctl		= &bdx_ctl,
 	.config_mask	= BDX_PCI_CONFIG,
 	.config1_mask	= BDX_HA_F_ADDR | BDX_HA_F_OPC,
 	.box_ctl	= BDX_PCI_BOX_CTL,
@@ -237,6 +238,7 @@ const struct uncore_type bdx_imc = {
 	.fixed_ctr_bits	= 48,
 	.max_inc	= 32,
 	.clock_hz	= BDX_DCLK_MAX_HZ,
+	.ctl		= &bdx_ctl,
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
@@ -271,6 +273,7 @@ const struct uncore_type bdx_irp = {
 	.ctr_bits	= 48,
 	.max_inc	= 128,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.ctl		= &bdx_ctl,
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT_1716,
@@ -346,7 +349,7 @@ static int bdx_qpi_hw_config(const struct uncore_type *type,
 			     struct uncore_filter_req *req)
 {
 	struct perf_event_attr *attr = &event->attr;
-	u64 sel = attr->config & (UNCORE_CTL_EV_SEL | BDX_QPI_EV_SEL_EXT);
+	u64 sel = attr->config & (BDX_CTL_EV_SEL | BDX_QPI_EV_SEL_EXT);
 
 	if (sel != BDX_QPI_CTO_COUNT)
 		return attr->config1 || attr->config2 ? -EINVAL : 0;
@@ -407,6 +410,7 @@ const struct uncore_type bdx_qpi = {
 	.ctr_bits	= 48,
 	.max_inc	= 128,
 	.clock_hz	= BDX_QCLK_MAX_HZ,
+	.ctl		= &bdx_ctl,
 	.config_mask	= BDX_PCI_CONFIG | BDX_QPI_EV_SEL_EXT,
 	.config1_mask	= BDX_QPI_CFG_VALID,
 	.config2_mask	= BDX_QPI_CFG_VALID,
@@ -437,6 +441,7 @@ const struct uncore_type bdx_r2pcie = {
 	.ctr_bits	= 48,
 	.max_inc	= 24,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.ctl		= &bdx_ctl,
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_RST,
@@ -465,6 +470,7 @@ const struct uncore_type bdx_r3qpi = {
 	.ctr_bits	= 48,
 	.max_inc	= 32,
 	.clock_hz	= BDX_UCLK_MAX_HZ,
+	.ctl		= &bdx_ctl,
 	.config_mask	= BDX_PCI_CONFIG,
 	.box_ctl	= BDX_PCI_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_RST,

@@ -243,8 +243,10 @@ void uncore_msr_init_box(struct uncore_box *box)
 void uncore_msr_enable_event(struct uncore_box *box, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	const struct uncore_ctl_layout *layout = box->pmu->type->ctl;
 	u32 msr = uncore_msr_ctl(box, hwc->idx);
-	u64 ctl = hwc->config | UNCORE_CTL_EN;
+	u64 ctl = hwc->config |
+		  (is_fixed_event(event) ? layout->fixed_en : layout->en);
 
 	/*
 	 * Write-twice erratum (BDX manual 2.4, SBo; 2.10 R2PCIe; 2.11 R3QPI):
@@ -349,8 +351,10 @@ void uncore_pci_init_box(struct uncore_box *box)
  */
 void uncore_pci_enable_event(struct uncore_box *box, struct perf_event *event)
 {
+	const struct uncore_ctl_layout *layout = box->pmu->type->ctl;
 	int off = uncore_pci_ctl(box, event->hw.idx);
-	u32 ctl = event->hw.config | UNCORE_CTL_EN;
+	u32 ctl = event->hw.config |
+		  (is_fixed_event(event) ? layout->fixed_en : layout->en);
 
 	/* Write-twice erratum: see uncore_msr_enable_event(). */
 	if (box->pmu->type->write_twice && !is_fixed_event(event))
@@ -493,7 +497,7 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
 		return type->clock_hz;
 	uncore_constraint_counters(type->constraints, config,
 				   type->num_counters, &max_inc);
-	if (config & type->config_mask & UNCORE_CTL_THRESH8)
+	if (config & type->ctl->thresh)
 		max_inc = 1;
 	return (u64)max_inc * type->clock_hz;
 }
@@ -677,14 +681,15 @@ static bool uncore_pmi_reachable(const struct uncore_box *box)
 static void uncore_sampling_mode(struct perf_event *event, bool pmi)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	u64 ov_en = event_box(event)->pmu->type->ctl->ov_en;
 
 	if (!is_sampling_event(event))
 		return;
 	if (pmi) {
-		hwc->config |= UNCORE_CTL_OV_EN;
+		hwc->config |= ov_en;
 		hwc->flags &= ~UNCORE_HWF_TIMER;
 	} else {
-		hwc->config &= ~UNCORE_CTL_OV_EN;
+		hwc->config &= ~ov_en;
 		hwc->flags |= UNCORE_HWF_TIMER;
 	}
 }
@@ -1574,7 +1579,7 @@ static bool uncore_carry(struct uncore_box *box, struct perf_event *event)
 		return false;
 	uncore_event_update(box, event);
 	if (uncore_pmi_event(event)) {
-		hwc->config &= ~UNCORE_CTL_OV_EN;
+		hwc->config &= ~box->pmu->type->ctl->ov_en;
 		box->pmu->type->ops->enable_event(box, event);
 	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -1802,7 +1807,6 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 			struct uncore_filter_req *req)
 {
 	struct perf_event_attr *attr = &event->attr;
-	u64 thresh;
 	int err;
 
 	memset(req, 0, sizeof(*req));
@@ -1816,10 +1820,8 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 			return -EINVAL;
 		event->hw.config = 0;
 	} else {
-		/* BDX manual 1.4: invert and edge act on the threshold output. */
-		thresh = attr->config & type->config_mask & UNCORE_CTL_THRESH8;
-		if ((attr->config & (UNCORE_CTL_INVERT | UNCORE_CTL_EDGE)) &&
-		    !thresh)
+		if ((attr->config & type->ctl->need_thresh) &&
+		    !(attr->config & type->ctl->thresh))
 			return -EINVAL;
 		if (type->hw_config) {
 			err = type->hw_config(type, event, req);

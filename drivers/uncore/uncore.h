@@ -29,21 +29,31 @@
 /* Shared filter fields a box may arbitrate (CBo: 4, PCU: 4 band bytes). */
 #define UNCORE_MAX_FILTER_FIELDS 4
 
-/* Fields of the counter control registers common to every box type. */
-#define UNCORE_CTL_EV_SEL	GENMASK_ULL(7, 0)
-#define UNCORE_CTL_UMASK	GENMASK_ULL(15, 8)
-#define UNCORE_CTL_RST		BIT_ULL(17)
-#define UNCORE_CTL_EDGE		BIT_ULL(18)
-#define UNCORE_CTL_TID_EN	BIT_ULL(19)
-#define UNCORE_CTL_OV_EN	BIT_ULL(20)
-#define UNCORE_CTL_EN		BIT_ULL(22)
-#define UNCORE_CTL_INVERT	BIT_ULL(23)
-#define UNCORE_CTL_THRESH8	GENMASK_ULL(31, 24)
-#define UNCORE_CTL_THRESH5	GENMASK_ULL(28, 24)
-
 struct uncore_box;
 struct uncore_pmu;
 struct uncore_type;
+
+/**
+ * struct uncore_ctl_layout - a box type's counter control register
+ * @en: the bit that makes a general counter count
+ * @fixed_en: the bit that makes the fixed counter count
+ * @ov_en: the bit that sends a counter's overflow to the PMI; 0 if the
+ *	type cannot interrupt
+ * @thresh: the threshold field, 0 if none: an event with a threshold
+ *	counts at most once per clock (the cycles its condition held)
+ * @need_thresh: bits refused without a threshold (BDX 1.4: invert and
+ *	edge act on the output of the threshold comparison)
+ *
+ * The rest of the control value is attr.config as the type's format lays
+ * it out.
+ */
+struct uncore_ctl_layout {
+	u64 en;
+	u64 fixed_en;
+	u64 ov_en;
+	u64 thresh;
+	u64 need_thresh;
+};
 
 /**
  * struct uncore_filter_req - what an event needs of its box's shared filter
@@ -262,6 +272,7 @@ struct uncore_format_desc {
  * @fixed_ctr_bits: width of the fixed counter, 0 if none
  * @max_inc: largest per-clock increment of any event on this type
  * @clock_hz: upper bound of the clock the counters count in
+ * @ctl: the layout of its counter control registers
  * @config_mask: attr.config bits the format allows
  * @config1_mask: attr.config1 bits the format allows
  * @config2_mask: attr.config2 bits the format allows
@@ -301,6 +312,7 @@ struct uncore_type {
 	int fixed_ctr_bits;
 	int max_inc;
 	u64 clock_hz;
+	const struct uncore_ctl_layout *ctl;
 	u64 config_mask;
 	u64 config1_mask;
 	u64 config2_mask;

@@ -234,13 +234,13 @@ static const struct config_case config_cases[] = {
 	   1),
 	OK(bdx_cbox, 0x4835, 0x1ULL << 32, 1),
 	OK(bdx_cbox, 0x1134, 0x1fULL << 17, 1),
-	OK(bdx_cbox, 0x0800 | 0x35 | UNCORE_CTL_TID_EN, 0x1e, 1),
-	OK(bdx_cbox, 0x0036 | 0x01000000 | UNCORE_CTL_EDGE, 0, 0),
+	OK(bdx_cbox, 0x0800 | 0x35 | BDX_CTL_TID_EN, 0x1e, 1),
+	OK(bdx_cbox, 0x0036 | 0x01000000 | BDX_CTL_EDGE, 0, 0),
 	OK(bdx_cbox, 0x0000, 0, 0),
 	OK(bdx_cbox, 0x8033, 0x2ULL << 32, 1),
 	/* filter_tid alone implies tid_en (perf's LLC_MISSES.PCIE_*). */
-	OKH(bdx_cbox, 0x0835, 0x3e, 1, 0x0835 | UNCORE_CTL_TID_EN),
-	OKH(bdx_cbox, 0x0135, OPC(0x1c8) | 0x3e, 1, 0x0135 | UNCORE_CTL_TID_EN),
+	OKH(bdx_cbox, 0x0835, 0x3e, 1, 0x0835 | BDX_CTL_TID_EN),
+	OKH(bdx_cbox, 0x0135, OPC(0x1c8) | 0x3e, 1, 0x0135 | BDX_CTL_TID_EN),
 	/* Not an opcode (top two bits must be 0b11). */
 	BAD(bdx_cbox, 0x0135, OPC(0x100), 0),
 	/* A filter value the event would ignore. */
@@ -248,9 +248,9 @@ static const struct config_case config_cases[] = {
 	BAD(bdx_cbox, 0x0835, 0x1fULL << 17, 0),
 	BAD(bdx_cbox, 0x0835, BDX_CBO_F_NC, 0),
 	/* Control bits the driver owns, and reserved bits. */
-	BAD(bdx_cbox, 0x0835 | UNCORE_CTL_EN, 0, 0),
-	BAD(bdx_cbox, 0x0835 | UNCORE_CTL_OV_EN, 0, 0),
-	BAD(bdx_cbox, 0x0835 | UNCORE_CTL_RST, 0, 0),
+	BAD(bdx_cbox, 0x0835 | BDX_CTL_EN, 0, 0),
+	BAD(bdx_cbox, 0x0835 | BDX_CTL_OV_EN, 0, 0),
+	BAD(bdx_cbox, 0x0835 | BDX_CTL_RST, 0, 0),
 	BAD(bdx_cbox, 0x0835 | BIT_ULL(16), 0, 0),
 	BAD(bdx_cbox, 0x0835 | BIT_ULL(21), 0, 0),
 	BAD(bdx_cbox, 0x0835 | BIT_ULL(32), 0, 0),
@@ -259,8 +259,8 @@ static const struct config_case config_cases[] = {
 	BAD(bdx_cbox, 0x0835, BIT_ULL(61), 0),
 	BAD(bdx_cbox, 0x0835, 0, 1),
 	/* Invert or edge without a threshold (manual 1.4). */
-	BAD(bdx_cbox, 0x0835 | UNCORE_CTL_INVERT, 0, 0),
-	BAD(bdx_cbox, 0x0835 | UNCORE_CTL_EDGE, 0, 0),
+	BAD(bdx_cbox, 0x0835 | BDX_CTL_INVERT, 0, 0),
+	BAD(bdx_cbox, 0x0835 | BDX_CTL_EDGE, 0, 0),
 
 	/* HA: ADDR_OPC_MATCH subevents use the address and/or the opcode. */
 	OK(bdx_ha, 0x0120, 0x12345000, 1),
@@ -273,7 +273,7 @@ static const struct config_case config_cases[] = {
 	BAD(bdx_ha, 0x0220, 0x12345000, 0),
 	BAD(bdx_ha, 0x0301, 0x1000, 0),
 	BAD(bdx_ha, 0x0120, BIT_ULL(46), 0),
-	BAD(bdx_ha, 0x0301 | UNCORE_CTL_OV_EN, 0, 0),
+	BAD(bdx_ha, 0x0301 | BDX_CTL_OV_EN, 0, 0),
 
 	/* QPI: ev_sel_ext, and match/mask only for CTO_COUNT. */
 	OK(bdx_qpi, 0x0201 | BDX_QPI_EV_SEL_EXT, 0, 0),
@@ -294,10 +294,10 @@ static const struct config_case config_cases[] = {
 	/* UBox: fixed UCLK counter, 5-bit threshold. */
 	OK(bdx_ubox, UNCORE_FIXED_EVENT, 0, 0),
 	OK(bdx_ubox, 0x0842, 0, 0),
-	OK(bdx_ubox, 0x0145 | 0x1f000000 | UNCORE_CTL_INVERT, 0, 0),
+	OK(bdx_ubox, 0x0145 | 0x1f000000 | BDX_CTL_INVERT, 0, 0),
 	BAD(bdx_ubox, UNCORE_FIXED_EVENT, 1, 0),
 	BAD(bdx_ubox, 0x0145 | BIT_ULL(29), 0, 0),
-	BAD(bdx_ubox, 0x0842 | UNCORE_CTL_TID_EN, 0, 0),
+	BAD(bdx_ubox, 0x0842 | BDX_CTL_TID_EN, 0, 0),
 	BAD(bdx_ubox, 0x0842, 1, 0),
 
 	/* PCU: occupancy, bands. */
@@ -316,7 +316,7 @@ static const struct config_case config_cases[] = {
 
 	/* SBo: no filter register behind tid_en. */
 	OK(bdx_sbox, 0x0401, 0, 0),
-	BAD(bdx_sbox, 0x0401 | UNCORE_CTL_TID_EN, 0, 0),
+	BAD(bdx_sbox, 0x0401 | BDX_CTL_TID_EN, 0, 0),
 	BAD(bdx_sbox, 0x0401, 1, 0),
 };
 
