@@ -709,8 +709,24 @@ static const struct uncore_pmi bdx_pmi = {
 	.route		= bdx_pmi_route,
 };
 
+/*
+ * The in-tree intel_uncore driver registers the same PMU names and claims
+ * the same PCI devices; two drivers programming one set of counters would
+ * corrupt each other's counts. Its PCI driver for this part is named
+ * "bdx_uncore".
+ */
+static int bdx_probe(void)
+{
+	if (driver_find("bdx_uncore", &pci_bus_type)) {
+		pr_err("intel_uncore owns the uncore PMUs: 'rmmod intel_uncore' (and blacklist it) before loading this driver\n");
+		return -EBUSY;
+	}
+	return 0;
+}
+
 const struct uncore_platform bdx_platform = {
 	.name		= "Xeon E5/E7 v4 (Broadwell-EP/EX)",
+	.probe		= bdx_probe,
 	.types		= bdx_types,
 	.discover	= bdx_discover,
 	.cleanup	= bdx_cleanup,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uncore_pmu: perf_event PMUs for the uncore of Intel Xeon E5/E7 v4
- * (Broadwell-EP/EX). See Documentation/uncore_pmu.rst.
+ * uncore_pmu: perf_event PMUs for the uncore of server processors. The
+ * CPU model picks a platform (a family's description, drivers/uncore/<family>);
+ * its probe decides whether this machine is one it drives. See
+ * Documentation/uncore_pmu.rst and Documentation/architecture.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +18,7 @@
 
 int uncore_max_pkgs;
 
+/* A CPU model here is a candidate; the platform's probe has the last word. */
 static const struct x86_cpu_id uncore_cpu_ids[] = {
 	X86_MATCH_INTEL_FAM6_MODEL(BROADWELL_X, &bdx_platform),
 	{ }
@@ -24,30 +27,21 @@ MODULE_DEVICE_TABLE(x86cpu, uncore_cpu_ids);
 
 static const struct uncore_platform *uncore_platform;
 
-/*
- * The in-tree intel_uncore driver registers the same PMU names and claims
- * the same PCI devices; two drivers programming one set of counters would
- * corrupt each other's counts. Its PCI driver for this part is named
- * "bdx_uncore".
- */
-static bool intel_uncore_loaded(void)
-{
-	return driver_find("bdx_uncore", &pci_bus_type);
-}
-
 static int __init uncore_pmu_init(void)
 {
 	const struct x86_cpu_id *id = x86_match_cpu(uncore_cpu_ids);
+	const struct uncore_platform *plat;
 	int err;
 
 	if (!id)
 		return -ENODEV;
-	if (intel_uncore_loaded()) {
-		pr_err("intel_uncore owns the uncore PMUs: 'rmmod intel_uncore' (and blacklist it) before loading this driver\n");
-		return -EBUSY;
+	plat = (const struct uncore_platform *)id->driver_data;
+	if (plat->probe) {
+		err = plat->probe();
+		if (err)
+			return err;
 	}
-
-	uncore_platform = (const struct uncore_platform *)id->driver_data;
+	uncore_platform = plat;
 	uncore_max_pkgs = topology_max_packages();
 
 	err = uncore_access_init();

@@ -390,6 +390,9 @@ struct uncore_pmi {
 /**
  * struct uncore_platform - what main.c needs of a supported part
  * @name: shown in the load message
+ * @probe: is this machine one the platform drives, beyond the CPU model
+ *	that chose it, and is no other driver using its uncore? Return 0,
+ *	or an errno after a message saying why not (NULL: always)
  * @types: NULL-terminated list of box types
  * @discover: find which boxes exist (called once, may sleep)
  * @cleanup: undo @discover
@@ -398,6 +401,7 @@ struct uncore_pmi {
  */
 struct uncore_platform {
 	const char *name;
+	int (*probe)(void);
 	const struct uncore_type * const *types;
 	int (*discover)(void);
 	void (*cleanup)(void);
