@@ -372,10 +372,16 @@ void uncore_pci_disable_event(struct uncore_box *box, struct perf_event *event)
 	uncore_pci_write(box, box->pdev, uncore_pci_ctl(box, event->hw.idx), 0);
 }
 
+/*
+ * A PCI counter read in progress: when it began, and the most its event
+ * can count per second.
+ */
 struct uncore_split_ctx {
 	struct uncore_box *box;
 	int off;
 	bool failed;
+	u64 start;
+	u64 max_rate;
 };
 
 static u32 uncore_pci_dword(void *data, bool hi)
@@ -388,6 +394,37 @@ static u32 uncore_pci_dword(void *data, bool hi)
 		ctx->failed = true;
 	return val;
 }
+
+/*
+ * Time added to what a split read measured: the clock is read around the
+ * dword reads, not at the instants the device latches them, and the
+ * simulator may let more of its own time pass per config read than the
+ * guest takes (its pci_tick). At the fastest BDX event (128 per UCLK
+ * tick), 10 us of counting is about 1 in 1000 of the lower dword's range.
+ */
+#define UNCORE_SPLIT_MARGIN_NS	(10 * NSEC_PER_USEC)
+
+/*
+ * Counts the event can have made since the read began, from the time
+ * that passed: an interrupt, an SMI or a hypervisor that takes the CPU
+ * between the dword reads shows here, and the read takes its third dword.
+ * Over a second, the counter is taken to have wrapped its lower dword.
+ */
+static u64 uncore_pci_slack(void *data)
+{
+	struct uncore_split_ctx *ctx = data;
+	u64 dt = local_clock() - ctx->start;
+
+	if (dt >= NSEC_PER_SEC)
+		return U32_MAX;
+	return mul_u64_u64_div_u64(dt + UNCORE_SPLIT_MARGIN_NS, ctx->max_rate,
+				   NSEC_PER_SEC) + 1;
+}
+
+static const struct uncore_split_ops uncore_pci_split = {
+	.read	= uncore_pci_dword,
+	.slack	= uncore_pci_slack,
+};
 
 /**
  * uncore_pci_read_counter() - raw value of an event's counter
@@ -404,8 +441,10 @@ u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event)
 	struct uncore_split_ctx ctx = {
 		.box = box,
 		.off = uncore_pci_ctr(box, event->hw.idx),
+		.start = local_clock(),
+		.max_rate = to_uevent(event)->max_rate,
 	};
-	u64 val = uncore_read_split(uncore_pci_dword, &ctx,
+	u64 val = uncore_read_split(&uncore_pci_split, &ctx,
 				    counter_width(box->pmu->type, event));
 
 	return ctx.failed ? local64_read(&event->hw.prev_count) : val;
@@ -1960,6 +1999,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 		kfree(ue);
 		return err;
 	}
+	ue->max_rate = uncore_event_max_rate(upmu->type, event->attr.config);
 	pkg = topology_logical_package_id(event->cpu);
 	open = kmalloc(sizeof(*open), GFP_KERNEL);
 	if (!open) {

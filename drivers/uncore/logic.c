@@ -244,31 +244,30 @@ u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
 
 /**
  * uncore_read_split() - read a counter exposed as two dwords, tear-free
- * @rd: reads the upper or the lower dword
- * @ctx: passed to @rd
+ * @ops: reads a dword; bounds what the counter counted meanwhile
+ * @ctx: passed to @ops
  * @width: counter width in bits, at most 64
  *
- * The counter counts on while it is read. Upper, lower, upper: if the two
- * upper reads agree, no carry reached the upper half around the lower read
- * and the pair is one value. If they differ, a carry fell between them; the
- * lower dword is read once more and pairs with the second upper read. This
- * needs fewer than 2^32 increments between two consecutive reads; the
- * fastest BDX event (128 per UCLK tick) takes about 10 ms for that.
- * Three reads usually, four when a carry is caught. (Reading lower then
- * upper, two reads, is off by 2^32 whenever a carry falls between them.)
+ * The counter counts on while it is read. Upper, then lower: a lower dword
+ * above what the counter can have counted since the upper read began
+ * (@ops->slack) has not wrapped since, so the upper dword read belongs to
+ * it. Otherwise a carry may have fallen between the two reads, and the
+ * upper dword is read again: a carry since the first read fell before the
+ * lower one (another would take 2^32 more counts), so the new upper dword
+ * belongs to the lower one. Two reads, three when the lower dword is that
+ * close to a wrap: at the counter's largest rate and a read of a few
+ * microseconds, one read in a thousand or fewer. (Lower then upper is off
+ * by 2^32 whenever a carry falls between them.)
  *
  * Return: the counter value.
  */
-u64 uncore_read_split(uncore_dword_read_t rd, void *ctx, int width)
+u64 uncore_read_split(const struct uncore_split_ops *ops, void *ctx, int width)
 {
-	u32 hi = rd(ctx, true);
-	u32 lo = rd(ctx, false);
-	u32 hi2 = rd(ctx, true);
+	u32 hi = ops->read(ctx, true);
+	u32 lo = ops->read(ctx, false);
 
-	if (hi != hi2) {
-		lo = rd(ctx, false);
-		hi = hi2;
-	}
+	if (lo <= ops->slack(ctx))
+		hi = ops->read(ctx, true);
 	return ((u64)hi << 32 | lo) & GENMASK_ULL(width - 1, 0);
 }
 

@@ -88,6 +88,7 @@ struct uncore_filter {
  * struct uncore_event - the driver's own state of one perf event
  * @box: the box it counts on, referenced until the event is freed
  * @filter: what it needs of the box's shared filter
+ * @max_rate: the most it can count per second
  * @thr_window: start of its current throttle window (one tick long)
  * @thr_samples: samples it took in that window
  * @freq_last: frequency mode: when it took its last sample (or started)
@@ -100,6 +101,7 @@ struct uncore_filter {
 struct uncore_event {
 	struct uncore_box *box;
 	struct uncore_filter_req filter;
+	u64 max_rate;
 	u64 thr_window;
 	u32 thr_samples;
 	u64 freq_last;
@@ -470,13 +472,16 @@ u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
 			       int num_counters, u16 *max_inc);
 
 /**
- * typedef uncore_dword_read_t - read one dword of a split counter
- * @ctx: the caller's context
- * @hi: read the upper dword (else the lower)
- *
- * Return: the dword.
+ * struct uncore_split_ops - how uncore_read_split() reads a counter
+ * @read: read the upper (@hi) or the lower dword
+ * @slack: the most the counter can have counted since the first @read
+ *	began
  */
-typedef u32 (*uncore_dword_read_t)(void *ctx, bool hi);
-u64 uncore_read_split(uncore_dword_read_t rd, void *ctx, int width);
+struct uncore_split_ops {
+	u32 (*read)(void *ctx, bool hi);
+	u64 (*slack)(void *ctx);
+};
+
+u64 uncore_read_split(const struct uncore_split_ops *ops, void *ctx, int width);
 
 #endif /* _UNCORE_PMU_UNCORE_H */
