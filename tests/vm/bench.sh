@@ -4,8 +4,9 @@
 # what mainline 6.1's intel_uncore does for the same operations, counted in
 # its source (the legend under the table cites file and function). Prints
 # the table between BENCH-TABLE-BEGIN and BENCH-TABLE-END as reStructuredText;
-# Documentation/benchmarks.rst is a copy of it. run-guest.sh has loaded the
-# modules.
+# Documentation/benchmarks.rst is a copy of it. A second table gives what
+# a read(2) of an uncore event costs next to a task-clock read
+# (tests/vm/readbench.c). run-guest.sh has loaded the modules.
 #
 # With uncore.warp=1 on the kernel command line (tools/vm/bench.sh boots
 # QEMU with -icount sleep=off, so guest time jumps ahead whenever the guest
@@ -307,4 +308,26 @@ arch/x86/events/intel/ unless a path is given):
     A sampling event the box's timer samples (CBo, SBo) makes that timer
     run every sample_tick_us, and each run reads every event of the box.
 EOF
+
+# read(2) of a counting event next to a software event's
+# (tests/vm/readbench.c): the cost a tool that polls counts pays.
+RN=10000
+rrule() { echo "================  ==========  ===============  ==============="; }
+echo
+echo "read(2) of a counting event: ns per call in this guest (best of 5 runs"
+echo "of $RN), and as a multiple of a task-clock read on the same CPU. local:"
+echo "read on the PMU's reading CPU; remote: on another CPU, through an IPI."
+echo
+rrule
+printf "%-16s  %-10s  %-15s  %-15s\n" "pmu" "task-clock" "local" "remote"
+rrule
+rns() { sed -n "s/^op=$1 ns=\([0-9]*\).*/\1/p" "$2"; }
+rx() { sed -n "s/^op=$1 .*ratio=\([0-9.]*\).*/\1/p" "$2"; }
+for pe in "uncore_cbox_0 0x0835" "uncore_imc_0 0x0304" "uncore_ha_0 0x0301"; do
+	pmu=${pe% *} f=$OUT/read.${pe% *}
+	/tests/readbench -n $RN "$pmu" "${pe#* }" >"$f" || fail "readbench $pmu"
+	printf "%-16s  %-10s  %-15s  %-15s\n" "$pmu" "$(rns task_clock "$f")" \
+		"$(rns local "$f") ($(rx local "$f")x)" "$(rns remote "$f") ($(rx remote "$f")x)"
+done
+rrule
 echo "BENCH-TABLE-END"
