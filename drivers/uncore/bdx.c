@@ -537,6 +537,74 @@ static const struct uncore_type bdx_sbox = {
 
 /* ---- Discovery ---------------------------------------------------------- */
 
+/**
+ * bdx_nodeid_to_pkg() - package of a UBox from its node-ID registers
+ * @local_nodeid_reg: the UBox's config dword 0x40 (node ID in bits 2:0)
+ * @nodeid_map_reg: its config dword 0x54 (3 bits per package)
+ * @max_pkgs: packages the system can have; fields beyond are unused
+ *
+ * BDX manual section 1.6.1: package i is the one whose 3-bit field
+ * (bits 3i+2:3i) of the mapping register equals the local node ID. The
+ * manual's sample code compares the field unshifted, which only works for
+ * package 0; this compares the shifted field. A map in which two used
+ * fields hold the same node ID cannot be trusted and maps nothing.
+ *
+ * Return: the physical package id, -ENOENT if no used field matches, or
+ * -EINVAL if the map is ambiguous.
+ */
+static int bdx_nodeid_to_pkg(u32 local_nodeid_reg, u32 nodeid_map_reg,
+			     int max_pkgs)
+{
+	u32 nodeid = local_nodeid_reg & 0x7;
+	int i, pkg = -ENOENT;
+
+	for (i = 0; i < min(max_pkgs, 8); i++) {
+		if (((nodeid_map_reg >> (3 * i)) & 0x7) != nodeid)
+			continue;
+		if (pkg >= 0)
+			return -EINVAL;
+		pkg = i;
+	}
+	return pkg;
+}
+
+/**
+ * bdx_capid5_cbos() - CBo boxes present, from CAPID5
+ * @capid5: Device 30 Function 3 offset 0x98
+ *
+ * BDX manual section 1.6, note before Table 1-2: bit n of CAPID5[23:0]
+ * set means LLC slice n, and so CBo n's PMON block, exists. The set may
+ * have holes.
+ *
+ * Return: bitmap of present CBos.
+ */
+static u32 bdx_capid5_cbos(u32 capid5)
+{
+	return capid5 & GENMASK(23, 0);
+}
+
+/**
+ * bdx_capid4_sboxes() - number of SBo boxes, from CAPID4
+ * @capid4: Device 30 Function 3 offset 0x94
+ *
+ * BDX manual section 1.6, note before Table 1-2: CAPID4[7:6] = 00: no
+ * SBo; 01: 4 SBos (2 QPI links); 10: 4 SBos (3 QPI links); 11 undefined.
+ *
+ * Return: 0 or 4, or -EINVAL for the undefined encoding.
+ */
+static int bdx_capid4_sboxes(u32 capid4)
+{
+	switch ((capid4 >> 6) & 0x3) {
+	case 0:
+		return 0;
+	case 1:
+	case 2:
+		return 4;
+	default:
+		return -EINVAL;
+	}
+}
+
 static void bdx_read_capids(struct pci_bus *bus, int pkg)
 {
 	struct pci_dev *pcu3 = pci_get_slot(bus, BDX_PCU3_DEVFN);
@@ -554,13 +622,13 @@ static void bdx_read_capids(struct pci_bus *bus, int pkg)
 	pci_read_config_dword(pcu3, BDX_CAPID5, &capid5);
 	pci_dev_put(pcu3);
 
-	sbos = uncore_bdx_capid4_sboxes(capid4);
+	sbos = bdx_capid4_sboxes(capid4);
 	if (sbos < 0) {
 		pr_warn("package %d: CAPID4 0x%08x has the undefined SBo encoding 11; no SBo registered\n",
 			pkg, capid4);
 		sbos = 0;
 	}
-	bdx_cbo_mask[pkg] = uncore_bdx_capid5_cbos(capid5);
+	bdx_cbo_mask[pkg] = bdx_capid5_cbos(capid5);
 	bdx_sbo_count[pkg] = sbos;
 	bdx_port2[pkg] = ((capid4 >> 6) & 0x3) == 2;
 	bdx_discovered[pkg] = true;
@@ -630,7 +698,7 @@ static int bdx_discover(void)
 
 		pci_read_config_dword(ubox, BDX_UBOX_LOCAL_NODEID, &lnid);
 		pci_read_config_dword(ubox, BDX_UBOX_NODEID_MAP, &map);
-		phys = uncore_nodeid_to_pkg(lnid, map, fields);
+		phys = bdx_nodeid_to_pkg(lnid, map, fields);
 		pkg = phys < 0 ? phys : topology_phys_to_logical_pkg(phys);
 		if (pkg < 0 || pkg >= uncore_max_pkgs || pkg >= BDX_MAX_PKGS ||
 		    bdx_bus_mapped[pkg]) {

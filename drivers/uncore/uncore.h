@@ -461,10 +461,6 @@ int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
 bool uncore_filter_fits(const struct uncore_filter_req *req, const int *ref,
 			u64 cur, const u64 *field_masks, int nfields);
 u64 uncore_poll_period_ns(int width, u64 max_rate);
-int uncore_nodeid_to_pkg(u32 local_nodeid_reg, u32 nodeid_map_reg,
-			 int max_pkgs);
-u32 uncore_bdx_capid5_cbos(u32 capid5);
-int uncore_bdx_capid4_sboxes(u32 capid4);
 u64 uncore_preload(s64 left, int width);
 u64 uncore_samples_due(s64 left, u64 period, s64 *next);
 u64 uncore_scale_period(u64 count, u64 num, u64 den);

@@ -170,32 +170,32 @@ static void nodeid_decode(struct kunit *test)
 
 	map = nodeid_map(two, 2);
 	for (i = 0; i < 2; i++)
-		KUNIT_EXPECT_EQ(test, uncore_nodeid_to_pkg(two[i], map, 2), i);
+		KUNIT_EXPECT_EQ(test, bdx_nodeid_to_pkg(two[i], map, 2), i);
 	map = nodeid_map(four, 4);
 	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ(test, uncore_nodeid_to_pkg(four[i], map, 4), i);
+		KUNIT_EXPECT_EQ(test, bdx_nodeid_to_pkg(four[i], map, 4), i);
 	/* Bits above the node ID in the local register are not part of it. */
 	map = nodeid_map(eight, 8);
 	for (i = 0; i < 8; i++)
-		KUNIT_EXPECT_EQ(test, uncore_nodeid_to_pkg(eight[i] | 0xf8, map, 8),
+		KUNIT_EXPECT_EQ(test, bdx_nodeid_to_pkg(eight[i] | 0xf8, map, 8),
 				i);
 	/* One package: field 0 only, whatever the rest of the register says. */
-	KUNIT_EXPECT_EQ(test, uncore_nodeid_to_pkg(3, 0xfffff3, 1), 0);
+	KUNIT_EXPECT_EQ(test, bdx_nodeid_to_pkg(3, 0xfffff3, 1), 0);
 	/* A node ID no used field holds is unmappable. */
-	KUNIT_EXPECT_EQ(test, uncore_nodeid_to_pkg(5, nodeid_map(two, 2), 2),
+	KUNIT_EXPECT_EQ(test, bdx_nodeid_to_pkg(5, nodeid_map(two, 2), 2),
 			-ENOENT);
 	/* Two packages claiming one node ID: trust neither. */
-	KUNIT_EXPECT_EQ(test, uncore_nodeid_to_pkg(1, 1 | (1 << 3), 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bdx_nodeid_to_pkg(1, 1 | (1 << 3), 2), -EINVAL);
 }
 
 static void capid_decode(struct kunit *test)
 {
 	/* The manual's example: 0x000F0F is CBo 0-3 and 8-11. */
-	KUNIT_EXPECT_EQ(test, uncore_bdx_capid5_cbos(0xff000f0f), 0x000f0fU);
-	KUNIT_EXPECT_EQ(test, uncore_bdx_capid4_sboxes(0x00), 0);
-	KUNIT_EXPECT_EQ(test, uncore_bdx_capid4_sboxes(0x40), 4);
-	KUNIT_EXPECT_EQ(test, uncore_bdx_capid4_sboxes(0x80 | 0x3f), 4);
-	KUNIT_EXPECT_EQ(test, uncore_bdx_capid4_sboxes(0xc0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, bdx_capid5_cbos(0xff000f0f), 0x000f0fU);
+	KUNIT_EXPECT_EQ(test, bdx_capid4_sboxes(0x00), 0);
+	KUNIT_EXPECT_EQ(test, bdx_capid4_sboxes(0x40), 4);
+	KUNIT_EXPECT_EQ(test, bdx_capid4_sboxes(0x80 | 0x3f), 4);
+	KUNIT_EXPECT_EQ(test, bdx_capid4_sboxes(0xc0), -EINVAL);
 }
 
 static struct perf_event *new_event(struct kunit *test, u64 config,
