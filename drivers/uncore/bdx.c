@@ -767,14 +767,37 @@ static u64 bdx_pmi_route(int cpu)
 	return BIT_ULL(core) | BDX_GCTL_WK_ON_PMI;
 }
 
+/* Every bit of U_MSR_PMON_GLOBAL_STATUS a box reports in (Table 2-3). */
+#define BDX_GSTS_ALL	(BDX_GSTS_OV_U_FIXED | BDX_GSTS_OV_U | BDX_GSTS_OV_P | \
+			 GENMASK_ULL(29, 21) | BDX_GSTS_OV_IRP | BDX_GSTS_OV_RQ)
+
+static int bdx_pmi_read_status(struct uncore_box *ubox, u64 *status)
+{
+	int err = uncore_msr_read(ubox, BDX_U_MSR_PMON_GLOBAL_STATUS, status);
+
+	*status &= BDX_GSTS_ALL;
+	return err;
+}
+
+/* GLOBAL_STATUS is write-1-to-clear (2.1.4 step e). */
+static void bdx_pmi_ack(struct uncore_box *ubox, u64 status)
+{
+	uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_STATUS, status);
+}
+
+/* unfrz_all, with the PMI's route in the same write (2.1.4 step f). */
+static void bdx_pmi_unfreeze(struct uncore_box *ubox, u64 route)
+{
+	uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_CTL,
+			 route | BDX_GCTL_UNFRZ_ALL);
+}
+
 static const struct uncore_pmi bdx_pmi = {
 	.type		= &bdx_ubox,
-	.global_ctl	= BDX_U_MSR_PMON_GLOBAL_CTL,
-	.global_status	= BDX_U_MSR_PMON_GLOBAL_STATUS,
-	.status_mask	= BDX_GSTS_OV_U_FIXED | BDX_GSTS_OV_U | BDX_GSTS_OV_P |
-			  GENMASK_ULL(29, 21) | BDX_GSTS_OV_IRP | BDX_GSTS_OV_RQ,
-	.unfreeze	= BDX_GCTL_UNFRZ_ALL,
 	.route		= bdx_pmi_route,
+	.read_status	= bdx_pmi_read_status,
+	.ack		= bdx_pmi_ack,
+	.unfreeze	= bdx_pmi_unfreeze,
 };
 
 /*

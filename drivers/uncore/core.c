@@ -1214,10 +1214,10 @@ static void uncore_pmi_work(struct irq_work *work)
 			uncore_poll_start(box);
 	}
 	if (status) {
-		uncore_msr_write(p->gbox, pmi->global_status, status);
+		pmi->ack(p->gbox, status);
 		atomic64_andnot(status, &p->claimed);
 	}
-	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
+	pmi->unfreeze(p->gbox, p->ctl);
 	p->handled++;
 	uncore_pass_end();
 }
@@ -1255,9 +1255,8 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	 */
 	if (rcpu != cpu && !cpumask_test_cpu(cpu, topology_sibling_cpumask(rcpu)))
 		return NMI_DONE;
-	if (uncore_msr_read(p->gbox, pmi->global_status, &status))
+	if (pmi->read_status(p->gbox, &status))
 		return NMI_DONE;
-	status &= pmi->status_mask;
 	/* Most NMIs here are not ours: no locked operation for status 0. */
 	if (status && (status & ~atomic64_fetch_or(status, &p->claimed))) {
 		/* Unless this NMI is the PMI, the PMI is still to come. */
@@ -1322,12 +1321,11 @@ static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 		return;
 	p->ctl = pmi->route(cpu);
 	WRITE_ONCE(p->cpu, cpu);
-	uncore_msr_read(p->gbox, pmi->global_status, &status);
-	if (status & pmi->status_mask) {
-		uncore_msr_write(p->gbox, pmi->global_status, pmi->status_mask);
+	if (!pmi->read_status(p->gbox, &status) && status) {
+		pmi->ack(p->gbox, status);
 		atomic_set(&p->owed, 1);
 	}
-	uncore_msr_write(p->gbox, pmi->global_ctl, p->ctl | pmi->unfreeze);
+	pmi->unfreeze(p->gbox, p->ctl);
 }
 
 /* Sampling event @event joins or leaves its box's PMI duty. */
@@ -3144,8 +3142,7 @@ static void uncore_pmi_disarm(void *info)
 {
 	struct uncore_pkg_pmi *p = info;
 
-	uncore_msr_write(p->gbox, uncore_plat->pmi->global_ctl,
-			 uncore_plat->pmi->unfreeze);
+	uncore_plat->pmi->unfreeze(p->gbox, 0);
 }
 
 /* After the pmus are gone: no event can overflow into a PMI any more. */

@@ -371,22 +371,25 @@ struct uncore_pmu {
 /**
  * struct uncore_pmi - a platform's overflow interrupt (PMI) path
  * @type: the box type that holds the global registers; its box of each
- *	package accounts the accesses
- * @global_ctl: MSR of the global control
- * @global_status: MSR of the global overflow status (write 1 to clear)
- * @status_mask: global status bits any box reports an overflow in
- * @unfreeze: global control bit that ends the freeze an overflow caused
- * @route: global control value that sends the PMI to @cpu (on whose
- *	package it is written) and leaves the counters running; 0 if the
- *	part cannot address @cpu
+ *	package (@gbox below) accounts the accesses
+ * @route: a value for @unfreeze that sends the PMI to @cpu (on whose
+ *	package it is written); 0 if the part cannot address @cpu
+ * @read_status: the package's overflow status, only bits some box reports
+ *	in; in NMI context, so MSRs only. Return 0 or the read's error
+ * @ack: clear status bits @status, after their boxes' own status
+ * @unfreeze: let the package count again, its PMI routed by @route (a
+ *	value of @route, or 0: routed nowhere)
+ *
+ * The core's PMI protocol (Documentation/uncore_pmu.rst, "The PMI
+ * protocol") assumes an overflow of an interrupting counter freezes the
+ * package until @unfreeze, and that status bits stay set until @ack.
  */
 struct uncore_pmi {
 	const struct uncore_type *type;
-	u32 global_ctl;
-	u32 global_status;
-	u64 status_mask;
-	u64 unfreeze;
 	u64 (*route)(int cpu);
+	int (*read_status)(struct uncore_box *gbox, u64 *status);
+	void (*ack)(struct uncore_box *gbox, u64 status);
+	void (*unfreeze)(struct uncore_box *gbox, u64 route);
 };
 
 /**
