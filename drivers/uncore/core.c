@@ -200,7 +200,8 @@ u32 uncore_msr_ctl(const struct uncore_box *box, int idx)
 
 	if (idx == UNCORE_FIXED_IDX)
 		return type->fixed_ctl;
-	return type->event_ctl + box->msr_base + idx;
+	return type->event_ctl + box->msr_base +
+	       idx * (type->msr_ctl_stride ?: 1);
 }
 
 static u32 uncore_msr_ctr(const struct uncore_box *box, int idx)
@@ -209,7 +210,8 @@ static u32 uncore_msr_ctr(const struct uncore_box *box, int idx)
 
 	if (idx == UNCORE_FIXED_IDX)
 		return type->fixed_ctr;
-	return type->perf_ctr + box->msr_base + idx;
+	return type->perf_ctr + box->msr_base +
+	       idx * (type->msr_ctr_stride ?: 1);
 }
 
 /**
@@ -2750,7 +2752,9 @@ static struct uncore_box *uncore_new_box(struct uncore_pmu *upmu, int pkg)
 	box->pmu = upmu;
 	box->pkg = pkg;
 	box->cpu = -1;
-	box->msr_base = upmu->idx * upmu->type->box_stride;
+	box->msr_base = upmu->type->box_offsets ?
+			upmu->type->box_offsets[upmu->idx] :
+			upmu->idx * upmu->type->box_stride;
 	if (uncore_plat->pmi && upmu->type->pmi_mask)
 		box->pmi_mask = upmu->type->pmi_mask(upmu->idx);
 	INIT_LIST_HEAD(&box->pmi_node);

@@ -288,6 +288,8 @@ struct uncore_format_desc {
  * @write_twice: counter controls must be written twice to take hold
  * @event_ctl: MSR of box 0's CTL0 (PCI: CTLn at @event_ctl + 4n)
  * @perf_ctr: MSR of box 0's CTR0 (PCI: CTRn at @perf_ctr + 8n)
+ * @msr_ctl_stride: MSR distance between a box's counter controls, 0 for 1
+ * @msr_ctr_stride: MSR distance between a box's counters, 0 for 1
  * @pci_ctrs: PCI boxes whose counters are not evenly spaced: their offsets
  * @fixed_ctl: MSR of the fixed counter's control (0: none)
  * @fixed_ctr: MSR of the fixed counter
@@ -295,6 +297,8 @@ struct uncore_format_desc {
  * @pmi_mask: global status bits box @idx reports its overflows in (the
  *	platform's &struct uncore_pmi); NULL if the type cannot raise a PMI
  * @box_stride: MSR distance between boxes of this type
+ * @box_offsets: MSR offset of each box from box 0, where the boxes are not
+ *	evenly spaced (NULL: @box_stride apart)
  * @num_filter_fields: shared filter fields, 0 if the type has no filter
  * @filter_fields: mask of each field within the filter value
  * @ops: how to drive it
@@ -325,12 +329,15 @@ struct uncore_type {
 	bool write_twice;
 	u32 event_ctl;
 	u32 perf_ctr;
+	u8 msr_ctl_stride;
+	u8 msr_ctr_stride;
 	const u16 *pci_ctrs;
 	u32 fixed_ctl;
 	u32 fixed_ctr;
 	u32 box_status;
 	u64 (*pmi_mask)(int idx);
 	u32 box_stride;
+	const u32 *box_offsets;
 	int num_filter_fields;
 	u64 filter_fields[UNCORE_MAX_FILTER_FIELDS];
 	const struct uncore_ops *ops;
