@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test interface of the simulator in /sys/kernel/debug/uncore_sim/: event
- * injection, counter preload, MSR writes, sim clock control and a state
- * dump. The grammar is documented in Documentation/simulator.rst.
+ * Test interface of the simulator in /sys/kernel/debug/uncore_sim/: sim
+ * clock control and the part modelled for every model; for Broadwell event
+ * injection, counter preload, MSR writes and a state dump. The grammar is
+ * documented in Documentation/simulator.rst.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -258,28 +259,42 @@ static void sim_apply_cmd(const struct sim_cmd *cmd, enum sim_cmd_kind kind)
 	sim_unlock(s, flags);
 }
 
-static char *sim_copy_in(const char __user *ubuf, size_t len)
+/* A debugfs write, NUL-terminated; free it with kfree(). */
+char *sim_copy_in(const char __user *ubuf, size_t len)
 {
 	if (!len || len > SIM_DEBUGFS_MAX_WRITE)
 		return ERR_PTR(-EINVAL);
 	return memdup_user_nul(ubuf, len);
 }
 
-/* All lines are parsed before any is applied: a bad line changes nothing. */
-static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
-			     enum sim_cmd_kind kind)
+/**
+ * sim_cmd_lines() - a debugfs write of commands, one per line
+ * @ubuf: the user's buffer
+ * @len: its length (at most a page)
+ * @size: the size of one parsed command
+ * @parse: parse one non-empty line into a command; 0 or an error
+ * @apply: carry a parsed command out
+ * @arg: passed to both
+ *
+ * Every line is parsed before any is applied: a bad line changes nothing.
+ *
+ * Return: @len, or -EINVAL for a bad line, or another error.
+ */
+ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
+		      int (*parse)(char *line, void *cmd, void *arg),
+		      void (*apply)(const void *cmd, void *arg), void *arg)
 {
-	struct sim_cmd *cmds;
 	unsigned int n = 0, i;
 	char *buf, *cur, *line;
 	ssize_t ret = len;
+	char *cmds;
 
 	buf = sim_copy_in(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	for (cur = buf; *cur; cur++)
 		n += *cur == '\n';
-	cmds = kcalloc(n + 1, sizeof(*cmds), GFP_KERNEL);
+	cmds = kcalloc(n + 1, size, GFP_KERNEL);
 	if (!cmds) {
 		kfree(buf);
 		return -ENOMEM;
@@ -291,56 +306,53 @@ static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
 		line = strim(line);
 		if (!*line)
 			continue;
-		if (sim_parse_cmd(line, kind, &cmds[n])) {
+		if (parse(line, cmds + n * size, arg)) {
 			ret = -EINVAL;
 			goto out;
 		}
 		n++;
 	}
 	for (i = 0; i < n; i++)
-		sim_apply_cmd(&cmds[i], kind);
+		apply(cmds + i * size, arg);
 out:
 	kfree(cmds);
 	kfree(buf);
 	return ret;
 }
 
-static ssize_t sim_inject_write(struct file *file, const char __user *ubuf,
-				size_t len, loff_t *ppos)
+static int sim_parse_line(char *line, void *cmd, void *arg)
 {
-	return sim_cmd_write(ubuf, len, SIM_CMD_INJECT);
+	return sim_parse_cmd(line, *(enum sim_cmd_kind *)arg, cmd);
 }
 
-static ssize_t sim_counter_write(struct file *file, const char __user *ubuf,
-				 size_t len, loff_t *ppos)
+static void sim_apply_line(const void *cmd, void *arg)
 {
-	return sim_cmd_write(ubuf, len, SIM_CMD_COUNTER);
+	sim_apply_cmd(cmd, *(enum sim_cmd_kind *)arg);
 }
 
-static ssize_t sim_msr_write_file(struct file *file, const char __user *ubuf,
+static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
+			     enum sim_cmd_kind kind)
+{
+	return sim_cmd_lines(ubuf, len, sizeof(struct sim_cmd), sim_parse_line,
+			     sim_apply_line, &kind);
+}
+
+/* The kind of command a file takes, as its debugfs data. */
+static enum sim_cmd_kind sim_kind_inject = SIM_CMD_INJECT;
+static enum sim_cmd_kind sim_kind_counter = SIM_CMD_COUNTER;
+static enum sim_cmd_kind sim_kind_msr = SIM_CMD_MSR;
+
+static ssize_t sim_cmd_file_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
-	return sim_cmd_write(ubuf, len, SIM_CMD_MSR);
+	return sim_cmd_write(ubuf, len,
+			     *(enum sim_cmd_kind *)file->private_data);
 }
 
-static const struct file_operations sim_inject_fops = {
+static const struct file_operations sim_cmd_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= sim_inject_write,
-	.llseek	= noop_llseek,
-};
-
-static const struct file_operations sim_counter_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= sim_counter_write,
-	.llseek	= noop_llseek,
-};
-
-static const struct file_operations sim_msr_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= sim_msr_write_file,
+	.write	= sim_cmd_file_write,
 	.llseek	= noop_llseek,
 };
 
@@ -387,8 +399,9 @@ static ssize_t sim_clock_write(struct file *file, const char __user *ubuf,
 	kfree(buf);
 	if (ret)
 		return ret;
-	/* Sim time moved differently: re-time pending freezes. */
-	sim_pmi_kick_all();
+	/* Sim time moved differently: e.g. re-time pending freezes. */
+	if (sim_model->clock_moved)
+		sim_model->clock_moved();
 	return len;
 }
 
@@ -571,17 +584,33 @@ static const struct file_operations sim_reset_stats_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* The Broadwell model's command and state files. */
+void sim_bdx_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("inject", 0200, dir, &sim_kind_inject,
+			    &sim_cmd_fops);
+	debugfs_create_file("counter", 0200, dir, &sim_kind_counter,
+			    &sim_cmd_fops);
+	debugfs_create_file("msr", 0200, dir, &sim_kind_msr, &sim_cmd_fops);
+	debugfs_create_file("state", 0400, dir, NULL, &sim_state_fops);
+	debugfs_create_file("reset_stats", 0200, dir, NULL,
+			    &sim_reset_stats_fops);
+}
+
+static int sim_part_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", sim_model->part);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_part);
+
+/* Every model's files: sim time and which part it is; then its own. */
 void sim_debugfs_init(void)
 {
 	sim_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("inject", 0200, sim_dir, NULL, &sim_inject_fops);
-	debugfs_create_file("counter", 0200, sim_dir, NULL,
-			    &sim_counter_fops);
-	debugfs_create_file("msr", 0200, sim_dir, NULL, &sim_msr_fops);
 	debugfs_create_file("clock", 0600, sim_dir, NULL, &sim_clock_fops);
-	debugfs_create_file("state", 0400, sim_dir, NULL, &sim_state_fops);
-	debugfs_create_file("reset_stats", 0200, sim_dir, NULL,
-			    &sim_reset_stats_fops);
+	debugfs_create_file("part", 0400, sim_dir, NULL, &sim_part_fops);
+	sim_model->debugfs_init(sim_dir);
 }
 
 void sim_debugfs_exit(void)

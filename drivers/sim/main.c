@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uncore_sim: simulated Broadwell-EP/EX uncore PMON for uncore_pmu.ko.
+ * uncore_sim: simulated uncore performance counters for uncore_pmu.ko.
  *
- * Models the MSR PMON boxes of every package behind
- * uncore_sim_msr_backend, and the PCI functions used for discovery (UBox
- * node ID, PCU.3 capabilities) on a simulated host bridge. Test hooks are
- * in debugfs; see Documentation/simulator.rst.
+ * The part-independent core: sim time, the packages, and the MSR seam
+ * (uncore_sim_msr_backend), which it hands to the model of the part the
+ * guest's CPUID says it is (struct sim_model). Test hooks are in debugfs;
+ * see Documentation/simulator.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,66 +17,26 @@
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
+#include <asm/processor.h>
 
 #include <uncore_pmu/msr_backend.h>
 
 #include "sim.h"
 
-static unsigned int uclk_khz = 2000000;
-module_param(uclk_khz, uint, 0444);
-MODULE_PARM_DESC(uclk_khz, "Uncore clock in kHz (default 2000000)");
-
-/* Different, non-contiguous CBo sets per package, all with CBo 3. */
-static unsigned int capid5[SIM_MAX_PKGS] = {
-	0x000f0f, 0x003c3a, 0x0f00f8, 0xa5a5a9,
-	0x00ffff, 0xffffff, 0x000008, 0x5a5a5a,
-};
-
-static int capid5_n;
-module_param_array(capid5, uint, &capid5_n, 0444);
-MODULE_PARM_DESC(capid5, "CAPID5 per package; bits 23:0 = CBos present");
-
-/*
- * CAPID4[7:6]: 01 = 4 SBos and 2 QPI links on the first two packages; on
- * bigger machines also 10 (4 SBos, 3 links: QPI port 2 and R3QPI link 2)
- * and 00 (no SBo, 2 links), so every encoding is exercised.
- */
-static unsigned int capid4[SIM_MAX_PKGS] = {
-	0x40, 0x40, 0x80, 0x00, 0x40, 0x80, 0x40, 0x40,
-};
-
-static int capid4_n;
-module_param_array(capid4, uint, &capid4_n, 0444);
-MODULE_PARM_DESC(capid4, "CAPID4 per package; bits 7:6 = SBo/QPI config");
-
-/*
- * iMC channels per package (bit n: iMC n / 4, channel n % 4). By default
- * package 1 lacks channels, as a part with unpopulated channels may.
- */
-static unsigned int imc_mask[SIM_MAX_PKGS] = {
-	0xff, 0x33, 0xff, 0x0f, 0xff, 0x11, 0xff, 0xf0,
-};
-
-static int imc_mask_n;
-module_param_array(imc_mask, uint, &imc_mask_n, 0444);
-MODULE_PARM_DESC(imc_mask, "iMC channels present per package, bits 7:0");
-
-/* DDR4-2133: the DRAM clock is half the transfer rate (2.5). */
-static unsigned int dclk_khz = 1066666;
-module_param(dclk_khz, uint, 0444);
-MODULE_PARM_DESC(dclk_khz, "DRAM clock in kHz (default 1066666)");
-
-static int nodeid[SIM_MAX_PKGS] = {
-	-1, -1, -1, -1, -1, -1, -1, -1,
-};
-
-static int nodeid_n;
-module_param_array(nodeid, int, &nodeid_n, 0444);
-MODULE_PARM_DESC(nodeid,
-		 "Node ID of each package, 0-7 (default: reversed order)");
-
 struct sim_socket sim_sockets[SIM_MAX_PKGS];
 unsigned int sim_nr_pkgs;
+
+static const struct sim_model * const sim_models[] = {
+	&sim_bdx_model,
+};
+
+/* The model this CPU chose; set once at load. */
+const struct sim_model *sim_model;
+
+/* For the driver's own check that it is not handed another part's model. */
+static char *part;
+module_param(part, charp, 0444);
+MODULE_PARM_DESC(part, "Model this part whatever the CPU is (bdx); for tests");
 
 /*
  * Sim time is CLOCK_MONOTONIC plus an offset, or a frozen value. The fast
@@ -160,79 +120,6 @@ int sim_clock_advance(u64 ns)
 	return ret;
 }
 
-/* Accesses address the package of the calling CPU (msr_backend.h). */
-static struct sim_socket *sim_this_socket(void)
-{
-	unsigned int pkg = topology_physical_package_id(smp_processor_id());
-
-	return pkg < sim_nr_pkgs ? &sim_sockets[pkg] : NULL;
-}
-
-/*
- * Both may run in NMI context (the driver's PMI handler). -EBUSY: an NMI
- * interrupted this CPU inside the simulator (see sim_nmi_busy()).
- */
-static int sim_backend_read(u32 msr, u64 *val)
-{
-	struct sim_socket *s = sim_this_socket();
-	unsigned long flags;
-	u64 now;
-	int ret;
-
-	*val = 0;
-	if (!s)
-		return -EIO;
-	if (sim_nmi_busy(s))
-		return -EBUSY;
-	now = sim_clock_now();
-	sim_lock(s, &flags);
-	ret = sim_msr_read(&s->pkg, now, msr, val);
-	sim_unlock(s, flags);
-	return ret;
-}
-
-static int sim_backend_write(u32 msr, u64 val)
-{
-	struct sim_socket *s = sim_this_socket();
-	unsigned long flags;
-	u64 now;
-	int ret;
-
-	if (!s)
-		return -EIO;
-	if (sim_nmi_busy(s))
-		return -EBUSY;
-	now = sim_clock_now();
-	sim_lock(s, &flags);
-	ret = sim_msr_write(&s->pkg, now, msr, val);
-	sim_unlock(s, flags);
-	return ret;
-}
-
-const struct uncore_msr_backend uncore_sim_msr_backend = {
-	.name	= "uncore_sim",
-	.read	= sim_backend_read,
-	.write	= sim_backend_write,
-};
-EXPORT_SYMBOL_GPL(uncore_sim_msr_backend);
-
-/* Node IDs are 3-bit fields of the UBox mapping register (1.6.1). */
-static int sim_check_nodeids(void)
-{
-	unsigned long seen = 0;
-	unsigned int p;
-
-	for (p = 0; p < sim_nr_pkgs; p++) {
-		if (nodeid[p] < 0)
-			nodeid[p] = sim_nr_pkgs - 1 - p;
-		if (nodeid[p] > 7 || __test_and_set_bit(nodeid[p], &seen)) {
-			pr_err("nodeid: need distinct values 0-7\n");
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 /*
  * The sockets the machine has: those of its present CPUs. Not
  * topology_max_packages(), which with slots for hot-pluggable CPUs (the test
@@ -249,63 +136,79 @@ static unsigned int sim_count_pkgs(void)
 	return n;
 }
 
+/* The package of the calling CPU, or -1 (msr_backend.h: accesses go there). */
+int sim_this_pkg(void)
+{
+	unsigned int pkg = topology_physical_package_id(smp_processor_id());
+
+	return pkg < sim_nr_pkgs ? pkg : -1;
+}
+
+static int sim_backend_read(u32 msr, u64 *val)
+{
+	return sim_model->access(msr, val, false);
+}
+
+static int sim_backend_write(u32 msr, u64 val)
+{
+	return sim_model->access(msr, &val, true);
+}
+
+/* The driver compares it with its own platform's before using us. */
+static char sim_part[16];
+
+const struct uncore_msr_backend uncore_sim_msr_backend = {
+	.name	= "uncore_sim",
+	.part	= sim_part,
+	.read	= sim_backend_read,
+	.write	= sim_backend_write,
+};
+EXPORT_SYMBOL_GPL(uncore_sim_msr_backend);
+
 static int __init sim_init(void)
 {
-	u64 now = sim_clock_now();
-	unsigned int p;
+	const struct sim_model *m = NULL;
+	unsigned int i;
 	int ret;
 
+	for (i = 0; i < ARRAY_SIZE(sim_models) && !m; i++)
+		if (part ? !strcmp(part, sim_models[i]->part) :
+			   sim_models[i]->match())
+			m = sim_models[i];
+	if (!m && part) {
+		pr_err("part=%s: no such model\n", part);
+		return -EINVAL;
+	}
+	if (!m) {
+		pr_err("no model of a part with CPUID vendor %u family %xh model %02xh\n",
+		       boot_cpu_data.x86_vendor, boot_cpu_data.x86,
+		       boot_cpu_data.x86_model);
+		return -ENODEV;
+	}
 	sim_nr_pkgs = sim_count_pkgs();
-	if (!sim_nr_pkgs || sim_nr_pkgs > SIM_MAX_PKGS) {
-		pr_err("%u packages, at most %d supported\n", sim_nr_pkgs,
-		       SIM_MAX_PKGS);
+	if (!sim_nr_pkgs || sim_nr_pkgs > m->max_pkgs) {
+		pr_err("%u packages, the %s model has at most %u\n",
+		       sim_nr_pkgs, m->part, m->max_pkgs);
 		return -EINVAL;
 	}
-	if (!uclk_khz || uclk_khz > SIM_MAX_CLK_HZ / 1000 ||
-	    !dclk_khz || dclk_khz > SIM_MAX_CLK_HZ / 1000) {
-		pr_err("uclk_khz or dclk_khz out of range\n");
-		return -EINVAL;
-	}
-	ret = sim_check_nodeids();
+	sim_model = m;
+	strscpy(sim_part, m->part, sizeof(sim_part));
+	ret = m->init(sim_clock_now());
 	if (ret)
 		return ret;
-
-	for (p = 0; p < sim_nr_pkgs; p++) {
-		struct sim_pkg_cfg cfg = {
-			.nodeid = nodeid[p],
-			.capid4 = capid4[p],
-			.capid5 = capid5[p] & GENMASK(SIM_NR_CBO - 1, 0),
-			.imc_mask = imc_mask[p],
-			.uclk_hz = (u64)uclk_khz * 1000,
-			.dclk_hz = (u64)dclk_khz * 1000,
-		};
-
-		raw_spin_lock_init(&sim_sockets[p].lock);
-		sim_pkg_init(&sim_sockets[p].pkg, p, &cfg, now);
-	}
-
-	ret = sim_pmi_init();
-	if (ret)
-		return ret;
-	ret = sim_pci_init();
-	if (ret) {
-		sim_pmi_exit();
-		return ret;
-	}
 	sim_debugfs_init();
-	pr_info("%u packages, UCLK %u kHz\n", sim_nr_pkgs, uclk_khz);
+	pr_info("models %s\n", m->name);
 	return 0;
 }
 
 static void __exit sim_exit(void)
 {
 	sim_debugfs_exit();
-	sim_pci_exit();
-	sim_pmi_exit();
+	sim_model->exit();
 }
 
 module_init(sim_init);
 module_exit(sim_exit);
 
-MODULE_DESCRIPTION("Simulated Intel Broadwell-EP/EX uncore PMON registers");
+MODULE_DESCRIPTION("Simulated uncore performance counters for uncore_pmu");
 MODULE_LICENSE("GPL");

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uncore_sim: register-level model of the Broadwell-EP/EX ("BDX") uncore
- * performance monitoring MSR boxes, plus the PCI functions the driver
- * needs for discovery.
+ * uncore_sim: register-level models of uncore performance counters. Most
+ * of this header is the Broadwell-EP/EX ("BDX") model: its MSR boxes, plus
+ * the PCI functions the driver needs for discovery; struct sim_model is
+ * what every part's model provides.
  *
  * Manual: Intel Xeon E5 and E7 v4 Uncore Performance Monitoring Reference
  * Manual (334291-001US); section numbers below refer to it.
@@ -16,6 +17,8 @@
 #include <linux/irq_work.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+
+struct dentry;
 
 #define SIM_MAX_PKGS		8
 #define SIM_NR_CBO		24
@@ -474,9 +477,39 @@ bool sim_pci_match(const struct sim_box *box, const struct sim_ctr *c,
 		   const struct sim_event *ev);
 unsigned int sim_pci_gsts_bit(const struct sim_box *box);
 
+/**
+ * struct sim_model - a part the simulator can be
+ * @part: its id, the driver's &uncore_platform.id ("bdx")
+ * @name: for the load message
+ * @max_pkgs: packages it can model
+ * @match: is the CPU (boot_cpu_data) this part
+ * @init: set up @sim_nr_pkgs packages at sim time @now
+ * @exit: undo @init
+ * @access: the MSR seam (msr_backend.h): read @msr of the calling CPU's
+ *	package into *@val, or write *@val to it
+ * @debugfs_init: add its files to the simulator's debugfs directory
+ * @clock_moved: sim time was frozen, run or advanced; NULL if it needs
+ *	no telling
+ */
+struct sim_model {
+	const char *part;
+	const char *name;
+	unsigned int max_pkgs;
+	bool (*match)(void);
+	int (*init)(u64 now);
+	void (*exit)(void);
+	int (*access)(u32 msr, u64 *val, bool write);
+	void (*debugfs_init)(struct dentry *dir);
+	void (*clock_moved)(void);
+};
+
+extern const struct sim_model sim_bdx_model;
+
 /* main.c */
 extern struct sim_socket sim_sockets[SIM_MAX_PKGS];
 extern unsigned int sim_nr_pkgs;
+extern const struct sim_model *sim_model;
+int sim_this_pkg(void);
 u64 sim_clock_now(void);
 bool sim_clock_frozen(void);
 void sim_clock_freeze(void);
@@ -504,5 +537,10 @@ u64 sim_pci_get_tick(void);
 /* debugfs.c */
 void sim_debugfs_init(void);
 void sim_debugfs_exit(void);
+void sim_bdx_debugfs_init(struct dentry *dir);
+char *sim_copy_in(const char __user *ubuf, size_t len);
+ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
+		      int (*parse)(char *line, void *cmd, void *arg),
+		      void (*apply)(const void *cmd, void *arg), void *arg);
 
 #endif /* _UNCORE_SIM_H */

@@ -36,17 +36,30 @@ static const struct uncore_msr_backend *uncore_sim_msr;
 
 /**
  * uncore_access_init() - choose the MSR backend
+ * @part: the platform's &uncore_platform.id
  *
  * If the simulator is loaded, its registers stand in for the part's; the
- * module reference taken by symbol_get() keeps it loaded until we go.
+ * module reference taken by symbol_get() keeps it loaded until we go. A
+ * simulator of another part would answer with registers of another
+ * layout: it is refused.
  *
- * Return: 0.
+ * Return: 0, or -ENODEV for a simulator of another part.
  */
-int uncore_access_init(void)
+int uncore_access_init(const char *part)
 {
-	uncore_sim_msr = symbol_get(uncore_sim_msr_backend);
-	if (uncore_sim_msr)
-		uncore_msr = uncore_sim_msr;
+	const struct uncore_msr_backend *sim;
+
+	sim = symbol_get(uncore_sim_msr_backend);
+	if (!sim)
+		return 0;
+	if (strcmp(sim->part, part)) {
+		pr_err("%s models part '%s', this CPU is a '%s': not using it\n",
+		       sim->name, sim->part, part);
+		symbol_put(uncore_sim_msr_backend);
+		return -ENODEV;
+	}
+	uncore_sim_msr = sim;
+	uncore_msr = sim;
 	return 0;
 }
 
@@ -57,6 +70,27 @@ void uncore_access_exit(void)
 		symbol_put(uncore_sim_msr_backend);
 	uncore_sim_msr = NULL;
 	uncore_msr = &uncore_cpu_msr;
+}
+
+/**
+ * uncore_msr_probe() - read an MSR of this CPU's package, uncounted
+ * @msr: register
+ * @val: where to put the value; 0 on error
+ *
+ * For a platform's probe, before any box exists. Process context.
+ *
+ * Return: 0 or -EIO if the access faulted.
+ */
+int uncore_msr_probe(u32 msr, u64 *val)
+{
+	int err;
+
+	preempt_disable();
+	err = uncore_msr->read(msr, val);
+	preempt_enable();
+	if (err)
+		*val = 0;
+	return err;
 }
 
 /**

@@ -816,6 +816,7 @@ static int bdx_probe(void)
 }
 
 const struct uncore_platform bdx_platform = {
+	.id		= "bdx",
 	.name		= "Xeon E5/E7 v4 (Broadwell-EP/EX)",
 	.probe		= bdx_probe,
 	.types		= bdx_types,

@@ -36,20 +36,23 @@ static int __init uncore_pmu_init(void)
 	if (!id)
 		return -ENODEV;
 	plat = (const struct uncore_platform *)id->driver_data;
+	/* The probe may read MSRs, the simulator's if it is loaded. */
+	err = uncore_access_init(plat->id);
+	if (err)
+		return err;
 	if (plat->probe) {
 		err = plat->probe();
 		if (err)
-			return err;
+			goto access;
 	}
 	uncore_platform = plat;
 	uncore_max_pkgs = topology_max_packages();
 
-	err = uncore_access_init();
-	if (err)
-		return err;
-	err = uncore_platform->discover();
-	if (err)
-		goto access;
+	if (uncore_platform->discover) {
+		err = uncore_platform->discover();
+		if (err)
+			goto access;
+	}
 	err = uncore_core_init(uncore_platform);
 	if (err)
 		goto discovered;
@@ -64,7 +67,8 @@ static int __init uncore_pmu_init(void)
 core:
 	uncore_core_exit();
 discovered:
-	uncore_platform->cleanup();
+	if (uncore_platform->cleanup)
+		uncore_platform->cleanup();
 access:
 	uncore_access_exit();
 	return err;
@@ -75,12 +79,13 @@ static void __exit uncore_pmu_exit(void)
 	if (uncore_platform->pci_driver)
 		pci_unregister_driver(uncore_platform->pci_driver);
 	uncore_core_exit();
-	uncore_platform->cleanup();
+	if (uncore_platform->cleanup)
+		uncore_platform->cleanup();
 	uncore_access_exit();
 }
 
 module_init(uncore_pmu_init);
 module_exit(uncore_pmu_exit);
 
-MODULE_DESCRIPTION("perf_event PMUs for Intel Xeon uncore performance monitoring");
+MODULE_DESCRIPTION("perf_event PMUs for the uncore performance counters of Intel Xeon parts");
 MODULE_LICENSE("GPL");

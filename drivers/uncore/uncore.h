@@ -211,7 +211,9 @@ struct uncore_box {
  * @enable_event: program and start the event's counter
  * @disable_event: stop the event's counter
  * @read_counter: raw value of the event's counter
- * @write_counter: load the event's (stopped or frozen) counter with a value
+ * @write_counter: load the event's (stopped or frozen) counter with a
+ *	value; NULL if no event of the type samples through a PMI, the one
+ *	user
  * @write_filter: program the shared filter (box->filter.value)
  */
 struct uncore_ops {
@@ -401,17 +403,19 @@ struct uncore_pmi {
 
 /**
  * struct uncore_platform - what main.c needs of a supported part
+ * @id: short name; a simulator must model the same part (msr_backend.h)
  * @name: shown in the load message
  * @probe: is this machine one the platform drives, beyond the CPU model
  *	that chose it, and is no other driver using its uncore? Return 0,
  *	or an errno after a message saying why not (NULL: always)
  * @types: NULL-terminated list of box types
- * @discover: find which boxes exist (called once, may sleep)
- * @cleanup: undo @discover
+ * @discover: find which boxes exist (called once, may sleep), or NULL
+ * @cleanup: undo @discover, or NULL
  * @pci_driver: binds the PCI boxes (of types with .pci), or NULL
  * @pmi: the overflow interrupt path, NULL if the part has none
  */
 struct uncore_platform {
+	const char *id;
 	const char *name;
 	int (*probe)(void);
 	const struct uncore_type * const *types;
@@ -435,8 +439,9 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 			struct uncore_filter_req *req);
 
 /* access.c */
-int uncore_access_init(void);
+int uncore_access_init(const char *part);
 void uncore_access_exit(void);
+int uncore_msr_probe(u32 msr, u64 *val);
 int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val);
 void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val);
 int uncore_pci_read(struct uncore_box *box, struct pci_dev *pdev, int off,

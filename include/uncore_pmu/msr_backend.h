@@ -16,6 +16,8 @@
 /**
  * struct uncore_msr_backend - where the driver's MSR accesses go
  * @name: shown in the driver's load message and in debugfs
+ * @part: the part whose registers it has (&uncore_platform.id: "bdx",
+ *	"p4mp"); the driver refuses a simulator of another part
  * @read: read @msr of the calling CPU's package into @val
  * @write: write @val to @msr of the calling CPU's package
  *
@@ -27,6 +29,7 @@
  */
 struct uncore_msr_backend {
 	const char *name;
+	const char *part;
 	int (*read)(u32 msr, u64 *val);
 	int (*write)(u32 msr, u64 val);
 };
