@@ -18,8 +18,11 @@ modules:
 deps:
 	tools/setup-deps.sh
 
+# `make demo PART=p4mp`: another part of tools/vm/parts.sh (bdx by default).
+PART ?= bdx
+
 demo:
-	tools/vm/demo.sh
+	PART=$(PART) tools/vm/demo.sh
 
 check:
 	tools/vm/check.sh

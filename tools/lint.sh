@@ -53,7 +53,7 @@ run_sparse_w1() {
 run_shellcheck() {
 	command -v shellcheck >/dev/null || { echo "lint: shellcheck not installed, skipped" >&2; return 0; }
 	(cd "$REPO" && shellcheck -x tools/*.sh tools/vm/*.sh .ci/run) || finding "shellcheck (host)"
-	(cd "$REPO" && shellcheck -x -s sh tools/vm/init tests/vm/*.sh) ||
+	(cd "$REPO" && shellcheck -x -s sh tools/vm/init tests/vm/*.sh tests/vm/*/*.sh) ||
 		finding "shellcheck (guest)"
 }
 

@@ -15,12 +15,18 @@
 
 #include "uncore.h"
 #include "bdx.h"
+#include "p4mp.h"
 
 int uncore_max_pkgs;
 
 /* A CPU model here is a candidate; the platform's probe has the last word. */
 static const struct x86_cpu_id uncore_cpu_ids[] = {
 	X86_MATCH_INTEL_FAM6_MODEL(BROADWELL_X, &bdx_platform),
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 3, &p4mp_platform),
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 4, &p4mp_platform),
+	/* Named only to say why they are refused. */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 6, &p4mp_other_platform),
+	X86_MATCH_INTEL_FAM6_MODEL(CORE2_DUNNINGTON, &p4mp_other_platform),
 	{ }
 };
 MODULE_DEVICE_TABLE(x86cpu, uncore_cpu_ids);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Bad-input matrix for uncore_pmu, straight through perf_event_open(2):
+ * Bad-input matrix for uncore_pmu, straight through perf_event_open(2)
+ * (Broadwell; `badinput p4mp` for the Xeon MP L3 units):
  * every reserved config bit, out-of-range filter values, per-task events,
  * exclude bits, sampling, events on a package without the box, and groups
  * that can never be scheduled. Each case must fail with the exact errno
@@ -215,6 +216,74 @@ static void reserved_bits(const char *pmu, uint64_t base)
 	}
 }
 
+#define EV(p, c, c1) ((struct ev){ .pmu = (p), .config = (c), .config1 = (c1), \
+				  .cpu = -1, .pid = -1 })
+
+/*
+ * The Xeon MP L3 units: attr.config is the qualification half verbatim,
+ * and zero would never count; the latency pair takes no config. Two
+ * counters per unit, one for the latency pair.
+ */
+static int p4mp_matrix(void)
+{
+	static const char * const units[] = { "uncore_ibusq", "uncore_isnpq",
+					      "uncore_efsb" };
+	const char *lat = "uncore_ibusq_lat";
+	struct ev e;
+	int i, lead, fd, got;
+
+	for (i = 0; i < 3; i++) {
+		reserved_bits(units[i], 0x1);
+		expect(&EV(units[i], 0x1, 0), 0, "%s qual=0x1 opens", units[i]);
+		expect(&EV(units[i], 0xffffffff, 0), 0, "%s qual=0xffffffff opens", units[i]);
+		expect(&EV(units[i], 0, 0), EINVAL, "%s qual=0 (would never count) refused", units[i]);
+	}
+	reserved_bits(lat, 0);
+	expect(&EV(lat, 0, 0), 0, "%s opens with config 0", lat);
+
+	e = EV("uncore_ibusq", 0x1, 0);
+	e.pid = 0;
+	expect(&e, EINVAL, "per-task event refused");
+	for (i = 0; i < 6; i++) {
+		static const char * const names[] = { "user", "kernel", "hv",
+						       "idle", "host", "guest" };
+
+		e = EV("uncore_ibusq", 0x1, 0);
+		e.exclude = 1 << i;
+		expect(&e, EINVAL, "exclude_%s refused", names[i]);
+	}
+	e = EV("uncore_ibusq", 0x1, 0);
+	e.sample_period = 100000;
+	expect(&e, 0, "sampling on ibusq (no interrupt: timer sampling) opens");
+	e.precise_ip = 1;
+	expect(&e, EOPNOTSUPP, "precise sampling on ibusq refused with EOPNOTSUPP");
+	e = EV(lat, 0, 0);
+	e.sample_period = 100000;
+	expect(&e, 0, "sampling on the latency pair (timer sampling) opens");
+
+	expect_group(&EV(lat, 0, 0), &EV(lat, 0, 0), EINVAL,
+		     "group of two latency events (one counter) refused");
+	expect_group(&EV("uncore_efsb", 0x1, 0), &EV("uncore_efsb", 0x2, 0), 0,
+		     "group of two efsb events (two counters) opens");
+	/* A third member has no counter left. */
+	lead = open_ev(&EV("uncore_isnpq", 0x1, 0), -1);
+	fd = lead < 0 ? -1 : open_ev(&EV("uncore_isnpq", 0x2, 0), lead);
+	got = fd < 0 ? errno : 0;
+	if (fd >= 0) {
+		int third = open_ev(&EV("uncore_isnpq", 0x4, 0), lead);
+
+		got = third < 0 ? errno : 0;
+		if (third >= 0)
+			close(third);
+		close(fd);
+	}
+	report(got == EINVAL, "group of three isnpq events (two counters) refused", got, EINVAL);
+	if (lead >= 0)
+		close(lead);
+	expect(&EV("uncore_cbox_0", 0x0835, 0), ENOENT, "no Broadwell PMU here");
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* The default simulated machine: CBo 0 only on package 0 (CPUs 0-3). */
@@ -225,14 +294,13 @@ int main(int argc, char **argv)
 	int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "p4mp"))
+		return p4mp_matrix();
 
 	reserved_bits(cbo, 0x0835);
 	reserved_bits("uncore_ubox", 0x0842);
 	reserved_bits("uncore_pcu", 0x0000);
 	reserved_bits("uncore_sbox_0", 0x0401);
-
-#define EV(p, c, c1) ((struct ev){ .pmu = (p), .config = (c), .config1 = (c1), \
-				  .cpu = -1, .pid = -1 })
 
 	expect(&EV(cbo, 0x0835, 0), 0, "cbox TOR_INSERTS.ALL opens");
 	expect(&EV(cbo, 0x0335, 0), 0, "cbox MISS_OPCODE without filter_opc opens (opcode 0)");

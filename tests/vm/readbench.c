@@ -29,31 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SYSFS "/sys/bus/event_source/devices/"
+#define HELPER "readbench"
+#include "pmu_sysfs.h"
+
 #define RUNS 5
-
-static void die(const char *what)
-{
-	fprintf(stderr, "readbench: %s: %s\n", what, errno ? strerror(errno) : "failed");
-	exit(1);
-}
-
-/* The first number of a sysfs file ("12" of "12", "0" of "0-3,8"). */
-static long first_number(const char *pmu, const char *file)
-{
-	char path[256];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), SYSFS "%s/%s", pmu, file);
-	f = fopen(path, "r");
-	if (!f)
-		die(path);
-	if (fscanf(f, "%ld", &v) != 1)
-		die(path);
-	fclose(f);
-	return v;
-}
 
 static int open_event(__u32 type, __u64 config, int pid, int cpu)
 {

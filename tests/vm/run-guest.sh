@@ -2,7 +2,7 @@
 # run-guest.sh MODE: what the guest does once /init has mounted everything.
 #   check: (debug kernel) load every KUnit module, which prints its KTAP on
 #          the console, then run each /tests/t_*.sh in order.
-#   demo:  load the simulator and the driver, then run /tests/demo.sh.
+#   demo:  load the simulator and the driver, then run the part's demo.sh.
 #   bench: the same, then /tests/bench.sh (register accesses per operation).
 #   sampling: the same, then /tests/bench_sample.sh (perf record throughput).
 # Test output is TAP on stdout; the host parses it (tools/vm/parse-results.sh).
@@ -100,6 +100,17 @@ kmemleak_report() {
 	cat $KMEMLEAK
 }
 
+# uncore.part= (tools/vm/parts.sh) picks the part's tests and demo:
+# Broadwell's are in /tests, the others' in /tests/PART, and the parts the
+# driver must refuse share /tests/refuse.
+part_dir() {
+	case $(sed -n 's/.*uncore\.part=\([a-z0-9-]*\).*/\1/p' /proc/cmdline) in
+	"" | bdx) echo /tests ;;
+	p4mp) echo /tests/p4mp ;;
+	*) echo /tests/refuse ;;
+	esac
+}
+
 check() {
 	# busybox ash has pipefail: the status of a test is that of timeout, not tee.
 	# shellcheck disable=SC3040
@@ -110,7 +121,7 @@ check() {
 	# uncore.skip=t_85 all but those.
 	only=$(sed -n 's/.*uncore\.tests=\([^ ]*\).*/\1/p' /proc/cmdline)
 	skip=$(sed -n 's/.*uncore\.skip=\([^ ]*\).*/\1/p' /proc/cmdline)
-	for t in /tests/t_*.sh; do
+	for t in "$(part_dir)"/t_*.sh; do
 		[ -e "$t" ] || continue
 		n=${t##*/}
 		pre=${n%"${n#????}"}	# "t_25" of "t_25_pci.sh"
@@ -125,7 +136,7 @@ check() {
 
 demo() {
 	load_modules || return 1
-	sh /tests/demo.sh
+	sh "$(part_dir)/demo.sh"
 }
 
 case ${1:-} in

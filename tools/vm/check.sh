@@ -30,8 +30,12 @@ DEBUG_TOPO=${UNCORE_DEBUG_TOPO:-2:0,19}
 # tests in MULTI_TESTS. Only stock8 runs by default: its packages 0-3 are
 # what the 4-socket guest has (every CAPID4 encoding, CBo and iMC sets,
 # node IDs in the UBox map's first four fields), and 4-7 add to them.
-KERNELS=${UNCORE_KERNELS:-stock stock8 stocksmt debug}
+KERNELS=${UNCORE_KERNELS:-stock stock8 stocksmt p4mp refuse debug}
 MULTI_TESTS=${UNCORE_MULTI_TESTS:-t_10,t_20,t_25,t_27,t_55}
+# p4mp: the 64-bit Xeon MP with L3 (NetBurst), 2 sockets of one core with
+# 2 threads, on the stock kernel, running tests/vm/p4mp. refuse: two short
+# boots as parts the driver must not bind (tests/vm/refuse).
+REFUSE_PARTS=${UNCORE_REFUSE_PARTS:-p4mp-nol3 xeon7100}
 # stocksmt: 2 sockets of 2 cores of 2 threads, running the SMT test.
 SMT_TOPO=smp=8,sockets=2,cores=2,threads=2
 SMT_TESTS=${UNCORE_SMT_TESTS:-t_56}
@@ -70,11 +74,16 @@ progress() {
 }
 
 # guest NAME KERNEL KVER MODDIR TIMEOUT TOPO KUNITDIR [CMDLINE...] (KUNITDIR may
-# be ""; TOPO is SOCKETS:CORE-IDS, or smp=SPEC for QEMU's own -smp SPEC)
+# be ""; TOPO is SOCKETS:CORE-IDS or smp=SPEC for a Broadwell guest of that
+# shape, or part=NAME for another part of tools/vm/parts.sh as it describes
+# it, whose tests the guest then runs)
 guest() {
 	local name=$1 kernel=$2 kver=$3 moddir=$4 limit=$5 topo=$6 kunitdir=${7:-} rc
-	local shape=(--topo "$topo")
-	[[ $topo != smp=* ]] || shape=(--smp "${topo#smp=}")
+	local shape=(--topo "$topo") part=()
+	case $topo in
+	smp=*) shape=(--smp "${topo#smp=}") ;;
+	part=*) shape=(--part "${topo#part=}") part=("uncore.part=${topo#part=}") ;;
+	esac
 	shift 7
 	local initrd=$BUILD/$name.cpio.gz logs=$BUILD/logs
 	mkdir -p "$logs"
@@ -87,7 +96,7 @@ guest() {
 		log "booting $name ($kver), limit ${limit}s, try $try"
 		set +e
 		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" --log "$logs/$name.log" \
-			--tap "$logs/$name.tap" "$kernel" "$initrd" check "$@" | progress
+			--tap "$logs/$name.tap" "$kernel" "$initrd" check "${part[@]}" "$@" | progress
 		rc=${PIPESTATUS[0]}
 		set -e
 		grep -q '^uncore-guest:' "$logs/$name.log" && break
@@ -126,7 +135,7 @@ main() {
 	local start=$SECONDS
 	"$REPO/tools/setup-deps.sh"
 	"$tools/build-helpers.sh" || fail_step "test helpers build"
-	local k
+	local k p
 	for k in $KERNELS; do
 		case $k in
 		stock) stock_guest stock "$STOCK_TOPO" "${ONLY[@]}" ;;
@@ -136,6 +145,8 @@ main() {
 		# Two threads per core (the parts have Hyper-Threading): the PMI
 		# names a core, and may reach the thread that does not read.
 		stocksmt) stock_guest stocksmt "$SMT_TOPO" "uncore.tests=$SMT_TESTS" ;;
+		p4mp) stock_guest p4mp part=p4mp "${ONLY[@]}" ;;
+		refuse) for p in $REFUSE_PARTS; do stock_guest "$p" "part=$p"; done ;;
 		debug) check_debug ;;
 		*) die "unknown kernel '$k' in UNCORE_KERNELS" ;;
 		esac

@@ -1,7 +1,9 @@
 #!/bin/bash
-# `make demo`: build the modules against the stock Debian kernel, boot it
-# under QEMU as a two-socket Xeon E5 v4, load the simulator and the driver
-# and run tests/vm/demo.sh, with the guest console shown live.
+# `make demo [PART=p4mp]`: build the modules against the stock Debian
+# kernel, boot it under QEMU as the part (tools/vm/parts.sh; by default bdx,
+# a two-socket Xeon E5 v4), load the simulator and the driver and run the
+# part's demo.sh (tests/vm/demo.sh, tests/vm/p4mp/demo.sh), with the guest
+# console shown live.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -13,10 +15,15 @@ v=$(stock_version)
 "$tools/build-helpers.sh"
 "$tools/mkinitramfs.sh" "$v" "$BUILD/stock" "$BUILD/demo.cpio.gz"
 mkdir -p "$BUILD/logs"
-log "booting $v (QEMU TCG, 8 vCPUs in 2 sockets); console follows"
+part=${PART:-bdx}
+case $part in
+bdx | p4mp) ;;
+*) die "PART=$part: the demo runs on bdx or p4mp" ;;
+esac
+log "booting $v (QEMU TCG) as part $part; console follows"
 # quiet: the demo's output, not the boot log, is what the user came for.
 "$tools/run-qemu.sh" --timeout "${UNCORE_DEMO_TIMEOUT:-900}" --log "$BUILD/logs/demo.log" \
-	"/boot/vmlinuz-$v" "$BUILD/demo.cpio.gz" demo quiet
+	--part "$part" "/boot/vmlinuz-$v" "$BUILD/demo.cpio.gz" demo quiet "uncore.part=$part"
 
 # QEMU exits 0 whenever the guest powers off; the demo's own status is in
 # the end marker /init prints.

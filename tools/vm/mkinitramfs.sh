@@ -57,12 +57,17 @@ add_modules() {
 
 # Guest scripts, plus the static helpers build-helpers put next to them.
 add_tests() {
+	local d
 	mkdir -p "$root/tests"
 	cp "$REPO"/tests/vm/*.sh "$root/tests/"
+	# Other parts' tests (run-guest.sh picks the directory).
+	for d in "$REPO"/tests/vm/*/; do
+		cp -r "$d" "$root/tests/"
+	done
 	if compgen -G "$BUILD/helpers/*" >/dev/null; then
 		cp "$BUILD"/helpers/* "$root/tests/"
 	fi
-	chmod +x "$root"/tests/*
+	chmod -R +x "$root"/tests
 }
 
 add_init() {

@@ -1,10 +1,11 @@
 #!/bin/bash
 # run-qemu.sh [--tap FILE] [--log FILE] [--timeout SECS] [--boot-timeout SECS]
-#             [--smp SPEC | --topo SOCKETS:CORE-IDS] KERNEL INITRD MODE [CMDLINE...]
+#             [--part NAME] [--smp SPEC | --topo SOCKETS:CORE-IDS]
+#             KERNEL INITRD MODE [CMDLINE...]
 #
-# Boot KERNEL with INITRD under QEMU TCG on a machine that looks like a
-# two-socket Broadwell-EP (Xeon E5 v4: family 6, model 79), with the guest
-# running /tests/run-guest.sh MODE. The serial console goes to stdout (and
+# Boot KERNEL with INITRD under QEMU TCG on a machine that looks like the
+# part NAME (parts.sh; by default bdx, a two-socket Broadwell-EP: Xeon E5
+# v4, family 6, model 79), with the guest running /tests/run-guest.sh MODE. The serial console goes to stdout (and
 # to --log); --tap gives the guest a second serial port for clean test
 # output. Exits 124 if the guest is still running after --timeout seconds.
 # --topo 2:0,1,2,19 gives 2 sockets whose vCPUs are cores 0, 1, 2 and 19
@@ -15,14 +16,17 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
+# shellcheck source=parts.sh
+. "$(dirname "$0")/parts.sh"
 
-tap="" logfile=/dev/null limit=900 boot_limit=360 smp=8,sockets=2 topo=""
+tap="" logfile=/dev/null limit=900 boot_limit=360 smp="" topo="" part=bdx
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tap) tap=$2; shift 2 ;;
 	--log) logfile=$2; shift 2 ;;
 	--timeout) limit=$2; shift 2 ;;
 	--boot-timeout) boot_limit=$2; shift 2 ;;
+	--part) part=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--topo) topo=$2; shift 2 ;;
 	*) break ;;
@@ -31,6 +35,8 @@ done
 [ $# -ge 3 ] || die "usage: $0 [--tap F] [--log F] [--timeout S] KERNEL INITRD MODE [CMDLINE...]"
 kernel=$1 initrd=$2 mode=$3
 shift 3
+part_load "$part"
+[ -n "$smp" ] || smp=$PART_SMP
 pidfile=$(mktemp)
 trap 'rm -f "$pidfile"' EXIT
 
@@ -59,18 +65,15 @@ if [ -n "$topo" ]; then
 	for ((s = 0; s < sockets; s++)); do
 		for c in ${ids//,/ }; do
 			[ "$s:$c" = 0:0 ] && continue
-			cpu_devs+=(-device "Broadwell-x86_64-cpu,socket-id=$s,core-id=$c,thread-id=0")
+			cpu_devs+=(-device "$PART_CPU_DEV,socket-id=$s,core-id=$c,thread-id=0")
 		done
 	done
 fi
 
-# The model number is what the driver matches on. TSX is dropped because
-# TCG does not emulate it, and so are the features TCG would drop anyway
-# (with a warning per vCPU).
 # shellcheck disable=SC2054 # commas belong to QEMU option values
 args=(
 	-accel tcg,thread=multi
-	-cpu Broadwell,model=79,-hle,-rtm,-pcid,-x2apic,-tsc-deadline,-invpcid,-rdseed,-3dnowprefetch
+	-cpu "$PART_CPU"
 	-smp "$smp" "${cpu_devs[@]}" -m 2G
 	-nic none -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"

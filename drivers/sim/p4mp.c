@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uncore_sim: the iFSB/L3 counters of the 64-bit Intel Xeon MP with up to
+ * 8 MB L3 (NetBurst, family 0Fh model 03h/04h; SDM 18.20, seed 003).
+ *
+ * Eight 64-bit MSRs per physical package, 0x107CC-0x107D3, shared by
+ * every logical CPU of it (003:7-12; "Shared" in the SDM's MSR table
+ * [EXT]). Slots 0-5 hold a 32-bit count in bits 31:0 and count while bits
+ * 63:32 are non-zero (003:33-35); a write stores all 64 bits, the count
+ * included. Slot 6 (CTL6) only controls slot 7 (CNTR7), a 64-bit counter
+ * that counts while CTL6's enable bit is set, bit 26 or 58 (the digest's
+ * two readings of the SDM's "bit 26", [EXT]; parameter p4mp_lat_bit).
+ * Any other MSR faults. There is no interrupt and no overflow flag: a
+ * count wraps at 2^32 (slots 0-5) or 2^64.
+ *
+ * Occurrences come from debugfs, one at a time (count=) or as a rate per
+ * second of sim time (rate=), which with sim time frozen and advanced in
+ * steps wraps a counter as often as a test likes. Each counter also keeps
+ * the unwrapped total it counted: the truth a test compares with.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <asm/processor.h>
+
+#include "sim.h"
+
+#define P4MP_MSR_FIRST		0x107cc
+#define P4MP_NR_MSRS		8
+#define P4MP_CTL6		6
+#define P4MP_CNTR7		7
+#define P4MP_COUNT		GENMASK_ULL(31, 0)
+
+static unsigned int p4mp_lat_bit = 26;
+module_param(p4mp_lat_bit, uint, 0444);
+MODULE_PARM_DESC(p4mp_lat_bit,
+		 "Xeon MP L3 model: the CTL6 bit that makes CNTR7 count, 26 or 58");
+
+/**
+ * struct p4mp_pkg - one package's registers
+ * @lock: serialises the MSR seam and debugfs (IRQs off)
+ * @reg: the eight MSRs as software reads them
+ * @total: per register: what it counted, unwrapped
+ * @rate: per register: occurrences per second of sim time
+ * @frac: per register: rate-mode remainder, in 1e-9 occurrences
+ * @now_ns: sim time up to which @rate has been counted
+ * @reads: MSR reads
+ * @writes: MSR writes
+ * @faults: accesses to an MSR the part does not have
+ * @dropped: injected occurrences on a register that was not counting
+ */
+struct p4mp_pkg {
+	raw_spinlock_t lock;
+	u64 reg[P4MP_NR_MSRS];
+	u64 total[P4MP_NR_MSRS];
+	u64 rate[P4MP_NR_MSRS];
+	u64 frac[P4MP_NR_MSRS];
+	u64 now_ns;
+	u64 reads;
+	u64 writes;
+	u64 faults;
+	u64 dropped;
+};
+
+static struct p4mp_pkg *p4mp_pkgs;
+
+/* Units as the driver names its PMUs; idx picks the MSR within one. */
+static const struct {
+	const char *name;
+	unsigned int first;
+	unsigned int n;
+} p4mp_units[] = {
+	{ "ibusq", 0, 2 },
+	{ "isnpq", 2, 2 },
+	{ "efsb", 4, 2 },
+	{ "lat", P4MP_CNTR7, 1 },
+};
+
+static bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i)
+{
+	if (i == P4MP_CNTR7)
+		return p->reg[P4MP_CTL6] & BIT_ULL(p4mp_lat_bit);
+	return i < P4MP_CTL6 && p->reg[i] >> 32;
+}
+
+/* Counts @n occurrences on register @i if it is counting. */
+static bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
+{
+	if (!p4mp_counting(p, i))
+		return false;
+	p->total[i] += n;
+	if (i == P4MP_CNTR7)
+		p->reg[i] += n;
+	else
+		p->reg[i] = (p->reg[i] & ~P4MP_COUNT) |
+			    ((p->reg[i] + n) & P4MP_COUNT);
+	return true;
+}
+
+/* Brings rate-mode counting up to sim time @now. */
+static void p4mp_advance(struct p4mp_pkg *p, u64 now)
+{
+	u64 dt = now > p->now_ns ? now - p->now_ns : 0;
+	unsigned int i;
+
+	p->now_ns = max(now, p->now_ns);
+	for (i = 0; i < P4MP_NR_MSRS; i++) {
+		u64 part, n;
+
+		if (!p->rate[i] || !dt)
+			continue;
+		/* rate * dt in units of 1e-9, carried over between steps. */
+		n = mul_u64_u64_div_u64(p->rate[i], dt, NSEC_PER_SEC);
+		part = p->rate[i] * dt - n * NSEC_PER_SEC + p->frac[i];
+		n += part / NSEC_PER_SEC;
+		p->frac[i] = part % NSEC_PER_SEC;
+		p4mp_add(p, i, n);
+	}
+}
+
+static struct p4mp_pkg *p4mp_this_pkg(void)
+{
+	int pkg = sim_this_pkg();
+
+	return pkg >= 0 ? &p4mp_pkgs[pkg] : NULL;
+}
+
+static int p4mp_index(u32 msr)
+{
+	return msr >= P4MP_MSR_FIRST && msr < P4MP_MSR_FIRST + P4MP_NR_MSRS ?
+	       msr - P4MP_MSR_FIRST : -1;
+}
+
+/* Counting up to a write goes by the old value, after it by the new. */
+static int p4mp_access(u32 msr, u64 *val, bool write)
+{
+	struct p4mp_pkg *p = p4mp_this_pkg();
+	unsigned long flags;
+	int i = p4mp_index(msr);
+
+	if (!write)
+		*val = 0;
+	if (!p)
+		return -EIO;
+	raw_spin_lock_irqsave(&p->lock, flags);
+	if (write)
+		p->writes++;
+	else
+		p->reads++;
+	if (i < 0) {
+		p->faults++;
+	} else {
+		p4mp_advance(p, sim_clock_now());
+		if (write)
+			p->reg[i] = *val;
+		else
+			*val = p->reg[i];
+	}
+	raw_spin_unlock_irqrestore(&p->lock, flags);
+	return i < 0 ? -EIO : 0;
+}
+
+/* A NetBurst part with an L3 (CPUID leaf 4), as the driver probes it. */
+static bool p4mp_match(void)
+{
+	unsigned int eax, ebx, ecx, edx, i;
+
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_data.x86 != 15 ||
+	    (boot_cpu_data.x86_model != 3 && boot_cpu_data.x86_model != 4) ||
+	    boot_cpu_data.cpuid_level < 4)
+		return false;
+	for (i = 0; i < 16; i++) {
+		cpuid_count(4, i, &eax, &ebx, &ecx, &edx);
+		if (!(eax & 0x1f))
+			return false;
+		if (((eax >> 5) & 0x7) == 3)
+			return true;
+	}
+	return false;
+}
+
+static int p4mp_init(u64 now)
+{
+	unsigned int i;
+
+	if (p4mp_lat_bit != 26 && p4mp_lat_bit != 58) {
+		pr_err("p4mp_lat_bit: 26 or 58\n");
+		return -EINVAL;
+	}
+	p4mp_pkgs = kcalloc(sim_nr_pkgs, sizeof(*p4mp_pkgs), GFP_KERNEL);
+	if (!p4mp_pkgs)
+		return -ENOMEM;
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		raw_spin_lock_init(&p4mp_pkgs[i].lock);
+		p4mp_pkgs[i].now_ns = now;
+	}
+	return 0;
+}
+
+static void p4mp_exit(void)
+{
+	kfree(p4mp_pkgs);
+}
+
+/* ---- debugfs ------------------------------------------------------------ */
+
+/**
+ * struct p4mp_cmd - one parsed line of "inject" or "counter"
+ * @pkg: package
+ * @reg: register index (0-7)
+ * @count: inject: occurrences
+ * @rate: inject: occurrences per second from now on
+ * @value: counter: the count to load
+ * @has_rate: the line set a rate rather than injecting a count
+ */
+struct p4mp_cmd {
+	unsigned int pkg;
+	unsigned int reg;
+	u64 count;
+	u64 rate;
+	u64 value;
+	bool has_rate;
+};
+
+/* rate * sim time / 1e9 must fit 64 bits (SIM_TIME_MAX_NS is 2^60). */
+#define P4MP_MAX_RATE	10000000000ULL
+
+/*
+ * "pkg=N box=UNIT idx=I" and then count=N or rate=R (inject) or value=V
+ * (counter). Every key once, nothing else.
+ */
+static int p4mp_parse(char *line, bool inject, struct p4mp_cmd *cmd)
+{
+	u64 pkg = U64_MAX, idx = 0, num = 0;
+	int unit = -1, seen_num = 0;
+	char *tok, *val;
+	unsigned int u;
+
+	memset(cmd, 0, sizeof(*cmd));
+	while ((tok = strsep(&line, " \t"))) {
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "box")) {
+			if (unit >= 0)
+				return -EINVAL;
+			for (u = 0; u < ARRAY_SIZE(p4mp_units); u++)
+				if (!strcmp(val, p4mp_units[u].name))
+					unit = u;
+			if (unit < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (!strcmp(tok, "pkg")) {
+			if (pkg != U64_MAX || kstrtou64(val, 0, &pkg))
+				return -EINVAL;
+		} else if (!strcmp(tok, "idx")) {
+			if (kstrtou64(val, 0, &idx))
+				return -EINVAL;
+		} else if ((inject && (!strcmp(tok, "count") ||
+				       !strcmp(tok, "rate"))) ||
+			   (!inject && !strcmp(tok, "value"))) {
+			if (seen_num++ || kstrtou64(val, 0, &num))
+				return -EINVAL;
+			cmd->has_rate = !strcmp(tok, "rate");
+		} else {
+			return -EINVAL;
+		}
+	}
+	if (pkg >= sim_nr_pkgs || unit < 0 || !seen_num ||
+	    idx >= p4mp_units[unit].n)
+		return -EINVAL;
+	cmd->pkg = pkg;
+	cmd->reg = p4mp_units[unit].first + idx;
+	if (!inject) {
+		if (cmd->reg != P4MP_CNTR7 && num > P4MP_COUNT)
+			return -EINVAL;
+		cmd->value = num;
+	} else if (cmd->has_rate) {
+		if (num > P4MP_MAX_RATE)
+			return -EINVAL;
+		cmd->rate = num;
+	} else {
+		cmd->count = num;
+	}
+	return 0;
+}
+
+static void p4mp_apply(const void *arg_cmd, void *arg)
+{
+	const struct p4mp_cmd *cmd = arg_cmd;
+	bool inject = *(bool *)arg;
+	struct p4mp_pkg *p = &p4mp_pkgs[cmd->pkg];
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->lock, flags);
+	p4mp_advance(p, sim_clock_now());
+	if (!inject) {
+		if (cmd->reg == P4MP_CNTR7)
+			p->reg[cmd->reg] = cmd->value;
+		else
+			p->reg[cmd->reg] = (p->reg[cmd->reg] & ~P4MP_COUNT) |
+					   cmd->value;
+	} else if (cmd->has_rate) {
+		p->rate[cmd->reg] = cmd->rate;
+		p->frac[cmd->reg] = 0;
+	} else if (!p4mp_add(p, cmd->reg, cmd->count)) {
+		p->dropped += cmd->count;
+	}
+	raw_spin_unlock_irqrestore(&p->lock, flags);
+}
+
+static int p4mp_parse_line(char *line, void *cmd, void *arg)
+{
+	return p4mp_parse(line, *(bool *)arg, cmd);
+}
+
+/* What a file's lines do (its debugfs data): inject, or set counters. */
+static bool p4mp_inject_arg = true, p4mp_counter_arg;
+
+static ssize_t p4mp_cmd_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	return sim_cmd_lines(ubuf, len, sizeof(struct p4mp_cmd),
+			     p4mp_parse_line, p4mp_apply, file->private_data);
+}
+
+static const struct file_operations p4mp_cmd_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= p4mp_cmd_write,
+	.llseek	= noop_llseek,
+};
+
+/*
+ * Per package a line of access counts, then per register its MSR, value,
+ * whether it counts, its unwrapped total and its rate.
+ */
+static int p4mp_state_show(struct seq_file *m, void *v)
+{
+	unsigned int pkg, i;
+
+	for (pkg = 0; pkg < sim_nr_pkgs; pkg++) {
+		struct p4mp_pkg *p = &p4mp_pkgs[pkg];
+		struct p4mp_pkg snap;
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&p->lock, flags);
+		p4mp_advance(p, sim_clock_now());
+		snap = *p;
+		raw_spin_unlock_irqrestore(&p->lock, flags);
+
+		seq_printf(m, "pkg %u reads=%llu writes=%llu faults=%llu dropped=%llu\n",
+			   pkg, snap.reads, snap.writes, snap.faults,
+			   snap.dropped);
+		for (i = 0; i < P4MP_NR_MSRS; i++)
+			seq_printf(m, "  msr=0x%x val=0x%016llx counting=%d total=%llu rate=%llu\n",
+				   P4MP_MSR_FIRST + i, snap.reg[i],
+				   p4mp_counting(&snap, i), snap.total[i],
+				   snap.rate[i]);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(p4mp_state);
+
+static void p4mp_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("inject", 0200, dir, &p4mp_inject_arg,
+			    &p4mp_cmd_fops);
+	debugfs_create_file("counter", 0200, dir, &p4mp_counter_arg,
+			    &p4mp_cmd_fops);
+	debugfs_create_file("state", 0400, dir, NULL, &p4mp_state_fops);
+}
+
+const struct sim_model sim_p4mp_model = {
+	.part		= "p4mp",
+	.name		= "64-bit Xeon MP with L3 (NetBurst)",
+	.max_pkgs	= SIM_MAX_PKGS,
+	.match		= p4mp_match,
+	.init		= p4mp_init,
+	.exit		= p4mp_exit,
+	.access		= p4mp_access,
+	.debugfs_init	= p4mp_debugfs_init,
+};

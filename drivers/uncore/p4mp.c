@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uncore_pmu: the iFSB and L3 counters of the 64-bit Intel Xeon processor
+ * MP with up to 8 MB L3 (NetBurst, CPUID family 0Fh, model 03h or 04h).
+ *
+ * Intel SDM Vol. 3B 18.20 (seed 003, one page): eight package-wide MSRs,
+ * 0x107CC-0x107D3, each dedicated to one event. Bits 31:0 count, bits
+ * 63:32 qualify the event and enable it: counting starts once any of them
+ * is non-zero (003:33-35). There is no event select, no enable bit, no
+ * global control, no overflow status and no interrupt. The page that lays
+ * out the qualification bits is not in the seed, so the driver never
+ * interprets them: attr.config is the upper half, verbatim.
+ *
+ * Which MSR is which unit comes from the SDM's MSR table and the pages
+ * after the seed's [EXT]: IBUSQ 0x107CC/D (the seed names the pair but not
+ * their addresses), ISNPQ 0x107CE/F, EFSB (DRDY) 0x107D0/1, and the IBUSQ
+ * latency pair, control CTL6 at 0x107D2 and 64-bit counter CNTR7 at
+ * 0x107D3 (reference/xeon-mp-l3-uncore.md sections 3 and 5).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <asm/processor.h>
+
+#include "uncore.h"
+#include "p4mp.h"
+
+/* SDM 18.20: "107CC through 107D3" (003:27). */
+#define P4MP_MSR_IBUSQ0		0x107cc
+#define P4MP_MSR_ISNPQ0		0x107ce
+#define P4MP_MSR_EFSB0		0x107d0
+#define P4MP_MSR_CTL6		0x107d2
+#define P4MP_MSR_CNTR7		0x107d3
+
+/* The count half and the control half of one MSR (003:33-34). */
+#define P4MP_COUNT		GENMASK_ULL(31, 0)
+#define P4MP_CTL_SHIFT		32
+
+/*
+ * No clock or rate is given for these events [digest 7]. They count
+ * conditions of queues fed at most once per core clock [INF], and no
+ * NetBurst part shipped above 3.8 GHz: at that rate the 32-bit counters
+ * wrap in 1.13 s, and the driver reads them every 0.56 s.
+ */
+#define P4MP_MAX_HZ		3800000000ULL
+
+/*
+ * CTL6's enable bit. The SDM's prose says "bit 26" of a 64-bit MSR whose
+ * layout figure is lost [EXT, digest 5 and 10.10]: that is bit 26 or, if
+ * it counts within the upper half as the other controls do, bit 58. One
+ * constant, a parameter so a user with the part can correct it.
+ */
+static unsigned int lat_enable_bit = 26;
+
+static int p4mp_set_lat_bit(const char *val, const struct kernel_param *kp)
+{
+	unsigned int bit;
+	int err = kstrtouint(val, 0, &bit);
+
+	if (err)
+		return err;
+	if (bit != 26 && bit != 58)
+		return -EINVAL;
+	lat_enable_bit = bit;
+	return 0;
+}
+
+static const struct kernel_param_ops p4mp_lat_bit_ops = {
+	.set	= p4mp_set_lat_bit,
+	.get	= param_get_uint,
+};
+module_param_cb(p4mp_latency_enable_bit, &p4mp_lat_bit_ops, &lat_enable_bit,
+		0444);
+MODULE_PARM_DESC(p4mp_latency_enable_bit,
+		 "Xeon MP L3: the MSR_IFSB_CTL6 bit that starts CNTR7, 26 or 58 (default 26)");
+
+/* Neither can overflow into an interrupt nor be frozen: all fields 0. */
+static const struct uncore_ctl_layout p4mp_ctl;
+
+static u32 p4mp_msr(const struct uncore_box *box, int idx)
+{
+	return box->pmu->type->perf_ctr + idx;
+}
+
+/*
+ * Control and count share the MSR: a write sets both. A stopped counter
+ * does not move, so what a read gives is written back as the count and no
+ * increment is lost; the core read the same value as prev_count before
+ * enable_event. Already running with this control (an event carried over
+ * a move of the reading CPU) it is left alone.
+ */
+static void p4mp_enable_event(struct uncore_box *box, struct perf_event *event)
+{
+	u32 msr = p4mp_msr(box, event->hw.idx);
+	u64 val;
+
+	if (uncore_msr_read(box, msr, &val))
+		return;
+	if (val >> P4MP_CTL_SHIFT == event->hw.config)
+		return;
+	uncore_msr_write(box, msr, event->hw.config << P4MP_CTL_SHIFT |
+				   (val & P4MP_COUNT));
+}
+
+/*
+ * An all-zero upper half stops the counter (003:35: only a non-zero one
+ * starts it). The count written with it is the one just read, so what the
+ * counter adds between the read and the write is lost: a few clocks, which
+ * the part gives no way to avoid [digest 8.8].
+ */
+static void p4mp_disable_event(struct uncore_box *box, struct perf_event *event)
+{
+	u32 msr = p4mp_msr(box, event->hw.idx);
+	u64 val;
+
+	if (!uncore_msr_read(box, msr, &val))
+		uncore_msr_write(box, msr, val & P4MP_COUNT);
+}
+
+static u64 p4mp_read_counter(struct uncore_box *box, struct perf_event *event)
+{
+	u64 val;
+
+	if (uncore_msr_read(box, p4mp_msr(box, event->hw.idx), &val))
+		return local64_read(&event->hw.prev_count);
+	return val & P4MP_COUNT;
+}
+
+/* A previous user's events stop; their counts stay, prev is read anyway. */
+static void p4mp_init_box(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 val;
+	int i;
+
+	for (i = 0; i < type->num_counters; i++) {
+		u32 msr = p4mp_msr(box, i);
+
+		if (!uncore_msr_read(box, msr, &val) && val >> P4MP_CTL_SHIFT)
+			uncore_msr_write(box, msr, val & P4MP_COUNT);
+	}
+}
+
+static const struct uncore_ops p4mp_ops = {
+	.init_box	= p4mp_init_box,
+	.enable_event	= p4mp_enable_event,
+	.disable_event	= p4mp_disable_event,
+	.read_counter	= p4mp_read_counter,
+};
+
+/* Zero qualification never counts (003:35): refuse it, not count 0. */
+static int p4mp_hw_config(const struct uncore_type *type,
+			  struct perf_event *event,
+			  struct uncore_filter_req *req)
+{
+	return event->attr.config ? 0 : -EINVAL;
+}
+
+/*
+ * The qualification half, verbatim. Its fields (T0/T1_match, Saturate,
+ * ...) are known only from a badly extracted figure [digest 6]: they are
+ * not named here, so that a wrong guess never becomes ABI.
+ */
+static const struct uncore_format_desc p4mp_formats[] = {
+	{ "qual", "config:0-31" },
+	{ }
+};
+
+#define P4MP_QUAL_TYPE(_name, _msr) {			\
+	.name		= _name,			\
+	.num_boxes	= 1,				\
+	.num_counters	= 2,				\
+	.ctr_bits	= 32,				\
+	.max_inc	= 1,				\
+	.clock_hz	= P4MP_MAX_HZ,			\
+	.ctl		= &p4mp_ctl,			\
+	.config_mask	= P4MP_COUNT,			\
+	.perf_ctr	= _msr,				\
+	.ops		= &p4mp_ops,			\
+	.formats	= p4mp_formats,			\
+	.hw_config	= p4mp_hw_config,		\
+}
+
+static const struct uncore_type p4mp_ibusq = P4MP_QUAL_TYPE("ibusq", P4MP_MSR_IBUSQ0);
+static const struct uncore_type p4mp_isnpq = P4MP_QUAL_TYPE("isnpq", P4MP_MSR_ISNPQ0);
+static const struct uncore_type p4mp_efsb = P4MP_QUAL_TYPE("efsb", P4MP_MSR_EFSB0);
+
+/*
+ * The latency pair: CNTR7 counts while CTL6's enable bit is set, and
+ * keeps its count when it is cleared ("freezes", [EXT] digest 5). What
+ * else CTL6 holds is not known, so the event takes no config: the driver
+ * writes the enable bit alone.
+ */
+static void p4mp_lat_enable(struct uncore_box *box, struct perf_event *event)
+{
+	uncore_msr_write(box, P4MP_MSR_CTL6, BIT_ULL(lat_enable_bit));
+}
+
+static void p4mp_lat_disable(struct uncore_box *box, struct perf_event *event)
+{
+	uncore_msr_write(box, P4MP_MSR_CTL6, 0);
+}
+
+/* CNTR7 is 64 bits wide [EXT]: RDMSR, not RDPMC's low half. */
+static u64 p4mp_lat_read(struct uncore_box *box, struct perf_event *event)
+{
+	u64 val;
+
+	if (uncore_msr_read(box, P4MP_MSR_CNTR7, &val))
+		return local64_read(&event->hw.prev_count);
+	return val;
+}
+
+static void p4mp_lat_init(struct uncore_box *box)
+{
+	uncore_msr_write(box, P4MP_MSR_CTL6, 0);
+}
+
+static const struct uncore_ops p4mp_lat_ops = {
+	.init_box	= p4mp_lat_init,
+	.enable_event	= p4mp_lat_enable,
+	.disable_event	= p4mp_lat_disable,
+	.read_counter	= p4mp_lat_read,
+};
+
+static const struct uncore_event_desc p4mp_lat_events[] = {
+	/* The unit's one event, under the name the SDM gives it [EXT]. */
+	{ .name = "ibusq_latency", .config = "config=0", .compat = true },
+	{ }
+};
+
+static const struct uncore_type p4mp_ibusq_lat = {
+	.name		= "ibusq_lat",
+	.num_boxes	= 1,
+	.num_counters	= 1,
+	.ctr_bits	= 64,
+	/*
+	 * Weighted cycles: an unknown number of transactions per clock
+	 * [digest 5, INF]. 64 bits do not wrap in years at any rate a
+	 * queue could have; the poll period is the longest the core allows.
+	 */
+	.max_inc	= 1,
+	.clock_hz	= P4MP_MAX_HZ,
+	.ctl		= &p4mp_ctl,
+	.event_ctl	= P4MP_MSR_CTL6,
+	.perf_ctr	= P4MP_MSR_CNTR7,
+	.ops		= &p4mp_lat_ops,
+	.events		= p4mp_lat_events,
+};
+
+static const struct uncore_type * const p4mp_types[] = {
+	&p4mp_ibusq,
+	&p4mp_isnpq,
+	&p4mp_efsb,
+	&p4mp_ibusq_lat,
+	NULL,
+};
+
+/* CPUID leaf 4 (deterministic cache parameters) lists a level 3 cache. */
+static bool p4mp_has_l3(void)
+{
+	unsigned int eax, ebx, ecx, edx, i;
+
+	if (boot_cpu_data.cpuid_level < 4)
+		return false;
+	for (i = 0; i < 16; i++) {
+		cpuid_count(4, i, &eax, &ebx, &ecx, &edx);
+		if (!(eax & 0x1f))		/* no more caches */
+			return false;
+		if (((eax >> 5) & 0x7) == 3)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Family 0Fh, model 03h/04h also covers Pentium 4 and Xeon DP parts
+ * without an L3, which have none of these MSRs [digest 1]. The model
+ * check does not lean on the MSR faulting (under QEMU's TCG an unknown MSR
+ * may read as 0): the L3 decides, and the read must not fault either.
+ */
+static int p4mp_probe(void)
+{
+	u64 val;
+
+	if (!p4mp_has_l3()) {
+		pr_info("family 0Fh model %02xh without an L3: no iFSB/L3 counters\n",
+			boot_cpu_data.x86_model);
+		return -ENODEV;
+	}
+	if (uncore_msr_probe(P4MP_MSR_IBUSQ0, &val)) {
+		pr_info("MSR 0x%x faults: no iFSB/L3 counters on this part\n",
+			P4MP_MSR_IBUSQ0);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+const struct uncore_platform p4mp_platform = {
+	.id	= "p4mp",
+	.name	= "64-bit Xeon MP with L3 (NetBurst)",
+	.probe	= p4mp_probe,
+	.types	= p4mp_types,
+};
+
+/*
+ * Family 0Fh model 06h (Xeon 7100) and family 6 model 1Dh (Xeon 7400)
+ * have other L3 counters at the same addresses, with another layout
+ * (SDM 18.21 [EXT], digest 1): the model table names them so that loading
+ * says why nothing is registered.
+ */
+static int p4mp_other_probe(void)
+{
+	pr_info("MSRs 0x107cc-0x107d3 of family %xh model %02xh are the Xeon 7100/7400 L3 counters, which this driver does not support\n",
+		boot_cpu_data.x86, boot_cpu_data.x86_model);
+	return -ENODEV;
+}
+
+const struct uncore_platform p4mp_other_platform = {
+	.id	= "xeon7x00",
+	.name	= "Xeon 7100/7400 (not supported)",
+	.probe	= p4mp_other_probe,
+};

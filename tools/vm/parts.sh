@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# The parts the guests can be: what QEMU is told the CPU is, and the shape
+# of the machine when nobody asks for another. Sourced by run-qemu.sh;
+# check.sh says which guests boot which part and run which tests.
+#
+# part_load NAME sets
+#   PART_CPU      the -cpu option
+#   PART_CPU_DEV  the CPU device type of hot-added vCPUs (--topo)
+#   PART_SMP      the default -smp
+# shellcheck disable=SC2034 # for the script that sources this
+part_load() {
+	case $1 in
+	# Xeon E5 v4: the model number is what the driver matches on. TSX is
+	# dropped because TCG does not emulate it, and so are the features TCG
+	# would drop anyway (with a warning per vCPU).
+	bdx)
+		PART_CPU=Broadwell,model=79,-hle,-rtm,-pcid,-x2apic,-tsc-deadline,-invpcid,-rdseed,-3dnowprefetch
+		PART_CPU_DEV=Broadwell-x86_64-cpu
+		PART_SMP=8,sockets=2
+		;;
+	# 64-bit Xeon MP with L3 (NetBurst, family 0Fh model 04h): 2 sockets of
+	# one core with Hyper-Threading, as the parts were. The stock Debian
+	# kernel boots on it under TCG and registers no core PMU.
+	p4mp)
+		PART_CPU=qemu64,vendor=GenuineIntel,family=15,model=4,l3-cache=on
+		PART_CPU_DEV=qemu64-x86_64-cpu
+		PART_SMP=4,sockets=2,cores=1,threads=2
+		;;
+	# What the driver must refuse: the same family and model without an
+	# L3 (a Pentium 4 or Xeon DP), and model 06h (Xeon 7100), whose L3
+	# counters sit at the same MSRs with another layout.
+	p4mp-nol3)
+		PART_CPU=qemu64,vendor=GenuineIntel,family=15,model=4,l3-cache=off
+		PART_CPU_DEV=qemu64-x86_64-cpu
+		PART_SMP=2,sockets=1,cores=1,threads=2
+		;;
+	xeon7100)
+		PART_CPU=qemu64,vendor=GenuineIntel,family=15,model=6,l3-cache=on
+		PART_CPU_DEV=qemu64-x86_64-cpu
+		PART_SMP=2,sockets=1,cores=1,threads=2
+		;;
+	*) die "unknown part '$1' (parts.sh)" ;;
+	esac
+}
