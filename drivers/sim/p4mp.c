@@ -138,7 +138,11 @@ static int p4mp_index(u32 msr)
 	       msr - P4MP_MSR_FIRST : -1;
 }
 
-/* Counting up to a write goes by the old value, after it by the new. */
+/*
+ * The MSR seam, from the driver on any CPU of the package with IRQs off or
+ * not; never from NMI on this part (it has no PMI), so a spinlock does.
+ * Counting up to a write goes by the old value, after it by the new.
+ */
 static int p4mp_access(u32 msr, u64 *val, bool write)
 {
 	struct p4mp_pkg *p = p4mp_this_pkg();

@@ -79,6 +79,13 @@ MODULE_PARM_DESC(p4mp_latency_enable_bit,
 /* Neither can overflow into an interrupt nor be frozen: all fields 0. */
 static const struct uncore_ctl_layout p4mp_ctl;
 
+/*
+ * The ops run on the package's reading CPU with IRQs off (perf callbacks,
+ * the poll hrtimer), as the core calls every type's; init_box in the
+ * hotplug online callback there. Never in NMI: nothing here interrupts.
+ * Another CPU never writes these MSRs through the driver, but an HT
+ * sibling shares them, which is why only the reading CPU touches them.
+ */
 static u32 p4mp_msr(const struct uncore_box *box, int idx)
 {
 	return box->pmu->type->perf_ctr + idx;
