@@ -5,6 +5,7 @@
 #   demo:  load the simulator and the driver, then run the part's demo.sh.
 #   bench: the same, then /tests/bench.sh (register accesses per operation).
 #   sampling: the same, then /tests/bench_sample.sh (perf record throughput).
+#   load:  /tests/bench_load.sh (load time and memory; it loads the modules).
 # Test output is TAP on stdout; the host parses it (tools/vm/parse-results.sh).
 set -u
 # shellcheck source=lib.sh
@@ -144,5 +145,6 @@ check) check ;;
 demo) demo ;;
 bench) load_modules && sh /tests/bench.sh ;;
 sampling) load_modules && sh /tests/bench_sample.sh ;;
-*) echo "usage: $0 check|demo|bench|sampling" >&2; exit 2 ;;
+load) sh /tests/bench_load.sh ;;
+*) echo "usage: $0 check|demo|bench|sampling|load" >&2; exit 2 ;;
 esac

@@ -1,10 +1,12 @@
 #!/bin/bash
 # `make bench`: build the modules against the stock Debian kernel, boot it
 # under QEMU as a two-socket Xeon E5 v4 (as `make demo` does) twice, and
-# print two tables. tests/vm/bench.sh: register accesses per read, per
+# print three tables. tests/vm/bench.sh: register accesses per read, per
 # add/del pair and per poll tick on a few boxes, ours measured, mainline
 # 6.1's counted in its source. tests/vm/bench_sample.sh: perf record's
 # samples per second on each sampling PMU, and register accesses per PMI.
+# tests/vm/bench_load.sh, in a third boot with 8 sockets: load time and
+# memory with every box present.
 # Documentation/benchmarks.rst holds copies. The tables are also left in
 # build/logs/bench.rst and bench-sample.rst, the consoles in *.log.
 #
@@ -33,17 +35,23 @@ mkdir -p "$logs"
 
 limit=${UNCORE_BENCH_TIMEOUT:-1200}
 
-# boot MODE NAME [CMDLINE...]: run the guest in MODE, console in
+# boot [--topo T] MODE NAME [CMDLINE...]: run the guest in MODE (shaped
+# as run-qemu.sh's --topo T), console in
 # $logs/NAME.log, its table in $logs/NAME.rst. Progress lines only; the
 # console is in the log. A boot that hangs before /init (TCG on a loaded
 # host, see check.sh) is stopped by run-qemu.sh's boot watchdog and retried.
 boot() {
-	local mode=$1 name=$2 try rc
+	local shape=() desc="8 vCPUs in 2 sockets" mode name try rc
+	if [ "$1" = --topo ]; then
+		shape=(--topo "$2") desc="sockets:cores $2"
+		shift 2
+	fi
+	mode=$1 name=$2
 	shift 2
 	for try in 1 2 3; do
-		log "booting $v (QEMU TCG, 8 vCPUs in 2 sockets) for $mode, try $try"
+		log "booting $v (QEMU TCG, $desc) for $mode, try $try"
 		set +e
-		"$tools/run-qemu.sh" --timeout "$limit" \
+		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" \
 			--log "$logs/$name.log" "/boot/vmlinuz-$v" "$BUILD/bench.cpio.gz" \
 			"$mode" quiet "$@" | sed -u 's/\r$//' | grep --line-buffered '^bench:'
 		set -e
@@ -58,8 +66,16 @@ boot() {
 	fi
 }
 
-# UNCORE_BENCH=access or sampling runs one of the two.
+# UNCORE_BENCH=access, sampling or load runs one of the three.
 what=${UNCORE_BENCH:-all}
+if [ "$what" = all ] || [ "$what" = load ]; then
+	boot --topo 8:0,19 load bench-load
+	if [ "$what" = load ]; then
+		echo
+		cat "$logs/bench-load.rst"
+		exit 0
+	fi
+fi
 # Sampling rates are per second of guest time: real time, no -icount.
 [ "$what" = access ] || boot sampling bench-sample
 if [ "$what" = sampling ]; then
@@ -95,4 +111,6 @@ cat "$logs/bench.rst"
 if [ "$what" = all ]; then
 	echo
 	cat "$logs/bench-sample.rst"
+	echo
+	cat "$logs/bench-load.rst"
 fi

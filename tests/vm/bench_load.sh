@@ -1,0 +1,78 @@
+#!/bin/sh
+# make bench, third table: what loading the driver costs on the largest
+# machine it drives, 8 packages (an E7 v4's node-ID map has 8 fields) with
+# every box present: all 24 CBos and 4 SBos (CAPID5, CAPID4), 3 QPI links
+# and R3QPI links, every iMC channel. Times insmod and rmmod of
+# uncore_pmu with the simulator loaded (kernel log timestamps around them),
+# counts the PMUs, and takes the memory the module holds: its text and
+# data (/sys/module), and the kernel memory the load takes and the unload
+# gives back (Slab, Percpu, VmallocUsed of /proc/meminfo). Runs in real
+# time, 5 times; the table gives the median. Prints the table between
+# BENCH-TABLE-BEGIN and BENCH-TABLE-END as reStructuredText.
+# shellcheck source=lib.sh
+. /tests/lib.sh
+# shellcheck source=uncore_lib.sh
+. /tests/uncore_lib.sh
+
+RUNS=5
+fail() { echo "bench: FAILED: $*"; exit 1; }
+
+npkg=$(pkgs | wc -l)
+[ "$npkg" = 8 ] || fail "want 8 packages, the guest has $npkg"
+all8() { echo "$1,$1,$1,$1,$1,$1,$1,$1"; }
+insmod "$MODDIR/uncore_sim.ko" capid5="$(all8 0xffffff)" capid4="$(all8 0x80)" \
+	imc_mask="$(all8 0xff)" || fail "insmod uncore_sim"
+
+# kmsg MARK: a line in the kernel log; stamp MARK: its timestamp in us.
+kmsg() { echo "bench: $1" >/dev/kmsg; }
+stamp() {
+	dmesg | sed -n "s/^\[ *\([0-9]*\)\.\([0-9]*\)\] bench: $1\$/\1 \2/p" | tail -n1 |
+		awk '{ printf "%d\n", $1 * 1000000 + $2 }'
+}
+# mem: kernel memory in kB that a load can take (slab, per-CPU, vmalloc).
+mem() { awk '/^(Slab|Percpu|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
+
+: >/tmp/load.txt
+i=0
+while [ $i -lt $RUNS ]; do
+	sync
+	m0=$(mem)
+	kmsg "load-$i"
+	insmod "$MODDIR/uncore_pmu.ko" || fail "insmod uncore_pmu"
+	kmsg "loaded-$i"
+	m1=$(mem)
+	npmu=0
+	for d in "$PMUS"/uncore_*; do [ -e "$d" ] && npmu=$((npmu + 1)); done
+	core=$(cat /sys/module/uncore_pmu/coresize)
+	kmsg "unload-$i"
+	rmmod uncore_pmu || fail "rmmod uncore_pmu"
+	kmsg "unloaded-$i"
+	m2=$(mem)
+	echo "$(( $(stamp "loaded-$i") - $(stamp "load-$i") )) $(( $(stamp "unloaded-$i") - $(stamp "unload-$i") )) $((m1 - m0)) $((m1 - m2)) $npmu $core" >>/tmp/load.txt
+	i=$((i + 1))
+done
+rmmod uncore_sim
+
+# median COLUMN of /tmp/load.txt
+median() { awk -v c="$1" '{ print $c }' /tmp/load.txt | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p"; }
+
+rule() { echo "==============================  ==============="; }
+echo "BENCH-TABLE-BEGIN"
+echo "Loading uncore_pmu on 8 packages with every box present ($(nproc) CPUs;"
+echo "median of $RUNS loads, QEMU TCG, real time)."
+echo
+rule
+printf "%-30s  %s\n" "" "value"
+rule
+printf "%-30s  %s\n" "PMUs registered" "$(median 5)"
+printf "%-30s  %s\n" "insmod (ms)" "$(awk -v v="$(median 1)" 'BEGIN { printf "%.1f", v / 1000 }')"
+printf "%-30s  %s\n" "rmmod (ms)" "$(awk -v v="$(median 2)" 'BEGIN { printf "%.1f", v / 1000 }')"
+printf "%-30s  %s\n" "module text and data (KiB)" "$(( $(median 6) / 1024 ))"
+printf "%-30s  %s\n" "kernel memory taken (KiB)" "$(median 3)"
+printf "%-30s  %s\n" "given back by rmmod (KiB)" "$(median 4)"
+rule
+echo
+echo "Kernel memory: Slab + Percpu + VmallocUsed of /proc/meminfo after the"
+echo "load, less before it (the PMUs' devices and sysfs files, the boxes, the"
+echo "event attributes); the unload's row is the same difference across rmmod."
+echo "BENCH-TABLE-END"
