@@ -30,44 +30,13 @@
 #include <linux/string.h>
 #include <asm/processor.h>
 
+#include "p4mp.h"
 #include "sim.h"
-
-#define P4MP_MSR_FIRST		0x107cc
-#define P4MP_NR_MSRS		8
-#define P4MP_CTL6		6
-#define P4MP_CNTR7		7
-#define P4MP_COUNT		GENMASK_ULL(31, 0)
 
 static unsigned int p4mp_lat_bit = 26;
 module_param(p4mp_lat_bit, uint, 0444);
 MODULE_PARM_DESC(p4mp_lat_bit,
 		 "Xeon MP L3 model: the CTL6 bit that makes CNTR7 count, 26 or 58");
-
-/**
- * struct p4mp_pkg - one package's registers
- * @lock: serialises the MSR seam and debugfs (IRQs off)
- * @reg: the eight MSRs as software reads them
- * @total: per register: what it counted, unwrapped
- * @rate: per register: occurrences per second of sim time
- * @frac: per register: rate-mode remainder, in 1e-9 occurrences
- * @now_ns: sim time up to which @rate has been counted
- * @reads: MSR reads
- * @writes: MSR writes
- * @faults: accesses to an MSR the part does not have
- * @dropped: injected occurrences on a register that was not counting
- */
-struct p4mp_pkg {
-	raw_spinlock_t lock;
-	u64 reg[P4MP_NR_MSRS];
-	u64 total[P4MP_NR_MSRS];
-	u64 rate[P4MP_NR_MSRS];
-	u64 frac[P4MP_NR_MSRS];
-	u64 now_ns;
-	u64 reads;
-	u64 writes;
-	u64 faults;
-	u64 dropped;
-};
 
 static struct p4mp_pkg *p4mp_pkgs;
 
@@ -83,48 +52,6 @@ static const struct {
 	{ "lat", P4MP_CNTR7, 1 },
 };
 
-static bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i)
-{
-	if (i == P4MP_CNTR7)
-		return p->reg[P4MP_CTL6] & BIT_ULL(p4mp_lat_bit);
-	return i < P4MP_CTL6 && p->reg[i] >> 32;
-}
-
-/* Counts @n occurrences on register @i if it is counting. */
-static bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
-{
-	if (!p4mp_counting(p, i))
-		return false;
-	p->total[i] += n;
-	if (i == P4MP_CNTR7)
-		p->reg[i] += n;
-	else
-		p->reg[i] = (p->reg[i] & ~P4MP_COUNT) |
-			    ((p->reg[i] + n) & P4MP_COUNT);
-	return true;
-}
-
-/* Brings rate-mode counting up to sim time @now. */
-static void p4mp_advance(struct p4mp_pkg *p, u64 now)
-{
-	u64 dt = now > p->now_ns ? now - p->now_ns : 0;
-	unsigned int i;
-
-	p->now_ns = max(now, p->now_ns);
-	for (i = 0; i < P4MP_NR_MSRS; i++) {
-		u64 part, n;
-
-		if (!p->rate[i] || !dt)
-			continue;
-		/* rate * dt in units of 1e-9, carried over between steps. */
-		n = mul_u64_u64_div_u64(p->rate[i], dt, NSEC_PER_SEC);
-		part = p->rate[i] * dt - n * NSEC_PER_SEC + p->frac[i];
-		n += part / NSEC_PER_SEC;
-		p->frac[i] = part % NSEC_PER_SEC;
-		p4mp_add(p, i, n);
-	}
-}
-
 static struct p4mp_pkg *p4mp_this_pkg(void)
 {
 	int pkg = sim_this_pkg();
@@ -132,43 +59,25 @@ static struct p4mp_pkg *p4mp_this_pkg(void)
 	return pkg >= 0 ? &p4mp_pkgs[pkg] : NULL;
 }
 
-static int p4mp_index(u32 msr)
-{
-	return msr >= P4MP_MSR_FIRST && msr < P4MP_MSR_FIRST + P4MP_NR_MSRS ?
-	       msr - P4MP_MSR_FIRST : -1;
-}
-
 /*
  * The MSR seam, from the driver on any CPU of the package with IRQs off or
  * not; never from NMI on this part (it has no PMI), so a spinlock does.
- * Counting up to a write goes by the old value, after it by the new.
  */
 static int p4mp_access(u32 msr, u64 *val, bool write)
 {
 	struct p4mp_pkg *p = p4mp_this_pkg();
 	unsigned long flags;
-	int i = p4mp_index(msr);
+	int ret;
 
-	if (!write)
-		*val = 0;
-	if (!p)
+	if (!p) {
+		if (!write)
+			*val = 0;
 		return -EIO;
-	raw_spin_lock_irqsave(&p->lock, flags);
-	if (write)
-		p->writes++;
-	else
-		p->reads++;
-	if (i < 0) {
-		p->faults++;
-	} else {
-		p4mp_advance(p, sim_clock_now());
-		if (write)
-			p->reg[i] = *val;
-		else
-			*val = p->reg[i];
 	}
+	raw_spin_lock_irqsave(&p->lock, flags);
+	ret = p4mp_reg_access(p, sim_clock_now(), msr, val, write);
 	raw_spin_unlock_irqrestore(&p->lock, flags);
-	return i < 0 ? -EIO : 0;
+	return ret;
 }
 
 /* A NetBurst part with an L3 (CPUID leaf 4), as the driver probes it. */
@@ -204,7 +113,7 @@ static int p4mp_init(u64 now)
 		return -ENOMEM;
 	for (i = 0; i < sim_nr_pkgs; i++) {
 		raw_spin_lock_init(&p4mp_pkgs[i].lock);
-		p4mp_pkgs[i].now_ns = now;
+		p4mp_pkg_init(&p4mp_pkgs[i], p4mp_lat_bit, now);
 	}
 	return 0;
 }

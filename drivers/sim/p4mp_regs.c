@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uncore_sim: the registers of the 64-bit Xeon MP with L3 model (see
+ * p4mp.c for the part), as pure functions of a package's state and sim
+ * time: no locking, no hardware, no debugfs. KUnit tests them
+ * (tests/kunit/p4mp_regs_test.c).
+ */
+#include <linux/errno.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "p4mp.h"
+
+/* Every register 0 and counting nothing, at sim time @now. */
+void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit, u64 now)
+{
+	memset(p->reg, 0, sizeof(p->reg));
+	memset(p->total, 0, sizeof(p->total));
+	memset(p->rate, 0, sizeof(p->rate));
+	memset(p->frac, 0, sizeof(p->frac));
+	p->lat_bit = lat_bit;
+	p->now_ns = now;
+	p->reads = 0;
+	p->writes = 0;
+	p->faults = 0;
+	p->dropped = 0;
+}
+
+/* The register index of @msr, or -1 if the part has no such MSR. */
+int p4mp_index(u32 msr)
+{
+	return msr >= P4MP_MSR_FIRST && msr < P4MP_MSR_FIRST + P4MP_NR_MSRS ?
+	       msr - P4MP_MSR_FIRST : -1;
+}
+
+bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i)
+{
+	if (i == P4MP_CNTR7)
+		return p->reg[P4MP_CTL6] & BIT_ULL(p->lat_bit);
+	return i < P4MP_CTL6 && p->reg[i] >> 32;
+}
+
+/* Counts @n occurrences on register @i if it is counting. */
+bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
+{
+	if (!p4mp_counting(p, i))
+		return false;
+	p->total[i] += n;
+	if (i == P4MP_CNTR7)
+		p->reg[i] += n;
+	else
+		p->reg[i] = (p->reg[i] & ~P4MP_COUNT) |
+			    ((p->reg[i] + n) & P4MP_COUNT);
+	return true;
+}
+
+/* Brings rate-mode counting up to sim time @now. */
+void p4mp_advance(struct p4mp_pkg *p, u64 now)
+{
+	u64 dt = now > p->now_ns ? now - p->now_ns : 0;
+	unsigned int i;
+
+	p->now_ns = max(now, p->now_ns);
+	for (i = 0; i < P4MP_NR_MSRS; i++) {
+		u64 part, n;
+
+		if (!p->rate[i] || !dt)
+			continue;
+		/* rate * dt in units of 1e-9, carried over between steps. */
+		n = mul_u64_u64_div_u64(p->rate[i], dt, NSEC_PER_SEC);
+		part = p->rate[i] * dt - n * NSEC_PER_SEC + p->frac[i];
+		n += part / NSEC_PER_SEC;
+		p->frac[i] = part % NSEC_PER_SEC;
+		p4mp_add(p, i, n);
+	}
+}
+
+/*
+ * An access at sim time @now: counting up to it goes by the old value,
+ * after it by a write's new one. -EIO where the part would #GP.
+ */
+int p4mp_reg_access(struct p4mp_pkg *p, u64 now, u32 msr, u64 *val,
+		    bool write)
+{
+	int i = p4mp_index(msr);
+
+	if (write)
+		p->writes++;
+	else
+		p->reads++;
+	if (i < 0) {
+		p->faults++;
+		if (!write)
+			*val = 0;
+		return -EIO;
+	}
+	p4mp_advance(p, now);
+	if (write)
+		p->reg[i] = *val;
+	else
+		*val = p->reg[i];
+	return 0;
+}
