@@ -108,7 +108,15 @@ run() {
 # the count throttle out of the way: what the reading CPU spends in sample
 # passes is max_cpu_percent, whatever is asked. Prints a second table.
 storm() {
-	ev=$(clockticks_events)
+	# Package 0's boxes only: perf refuses an event whose PMU's cpumask
+	# lacks the CPU of -C (a CBo only package 1 has).
+	ev=""
+	for e in $(clockticks_events); do
+		[ "$e" = -e ] && continue
+		case ",$(cat "$PMUS/${e%%/*}/cpumask")," in
+		*",$CPU,"*) ev="$ev -e $e" ;;
+		esac
+	done
 	P=/sys/module/uncore_pmu/parameters
 	echo 10 >$P/sample_tick_us
 	echo 100000000 >$P/max_sample_rate
