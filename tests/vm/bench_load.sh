@@ -29,8 +29,13 @@ stamp() {
 	dmesg | sed -n "s/^\[ *\([0-9]*\)\.\([0-9]*\)\] bench: $1\$/\1 \2/p" | tail -n1 |
 		awk '{ printf "%d\n", $1 * 1000000 + $2 }'
 }
-# mem: kernel memory in kB that a load can take (slab, per-CPU, vmalloc).
-mem() { awk '/^(Slab|Percpu|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
+# mem: kernel memory in kB that a load can take (slab, per-CPU, vmalloc),
+# once what RCU frees late is freed and the slab caches are shrunk.
+mem() {
+	sleep 1
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '/^(Slab|Percpu|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
+}
 
 : >/tmp/load.txt
 i=0
@@ -48,9 +53,27 @@ while [ $i -lt $RUNS ]; do
 	rmmod uncore_pmu || fail "rmmod uncore_pmu"
 	kmsg "unloaded-$i"
 	m2=$(mem)
-	echo "$(( $(stamp "loaded-$i") - $(stamp "load-$i") )) $(( $(stamp "unloaded-$i") - $(stamp "unload-$i") )) $((m1 - m0)) $((m1 - m2)) $npmu $core" >>/tmp/load.txt
+	echo "$(( $(stamp "loaded-$i") - $(stamp "load-$i") )) $(( $(stamp "unloaded-$i") - $(stamp "unload-$i") )) $((m1 - m0)) $((m1 - m2)) $npmu $core $m0" >>/tmp/load.txt
 	i=$((i + 1))
 done
+# The same rounds without the driver: how much the measurement itself
+# (shells, the kernel log, page cache) moves the baseline.
+c0=$(mem)
+i=0
+while [ $i -lt $((RUNS - 1)) ]; do
+	sync
+	mem >/dev/null
+	kmsg "idle-$i"
+	mem >/dev/null
+	for d in "$PMUS"/uncore_*; do [ -e "$d" ]; done
+	cat /sys/module/uncore_sim/coresize >/dev/null
+	kmsg "idle-done-$i"
+	mem >/dev/null
+	stamp "idle-$i" >/dev/null
+	stamp "idle-done-$i" >/dev/null
+	i=$((i + 1))
+done
+idle_growth=$(($(mem) - c0))
 rmmod uncore_sim
 
 # median COLUMN of /tmp/load.txt
@@ -70,9 +93,14 @@ printf "%-30s  %s\n" "rmmod (ms)" "$(awk -v v="$(median 2)" 'BEGIN { printf "%.1
 printf "%-30s  %s\n" "module text and data (KiB)" "$(( $(median 6) / 1024 ))"
 printf "%-30s  %s\n" "kernel memory taken (KiB)" "$(median 3)"
 printf "%-30s  %s\n" "given back by rmmod (KiB)" "$(median 4)"
+printf "%-30s  %s\n" "growth over $RUNS loads (KiB)" "$(awk 'NR == 1 { a = $7 } { b = $7 } END { print b - a }' /tmp/load.txt)"
+printf "%-30s  %s\n" "the same rounds, no load (KiB)" "$idle_growth"
 rule
 echo
 echo "Kernel memory: Slab + Percpu + VmallocUsed of /proc/meminfo after the"
 echo "load, less before it (the PMUs' devices and sysfs files, the boxes, the"
-echo "event attributes); the unload's row is the same difference across rmmod."
+echo "event attributes); the unload's row is the same difference across rmmod,"
+echo "and growth what the last load started from, less the first: what the"
+echo "loads and unloads between them did not give back. The rounds without a"
+echo "load do everything else the same: what the measuring itself moves."
 echo "BENCH-TABLE-END"
