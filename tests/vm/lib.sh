@@ -68,10 +68,14 @@ module_loaded() { grep -q "^$1 " /proc/modules; }
 # load_modules [DRIVER PARAMS...]: simulator first (it provides the fake
 # hardware the driver probes), then the driver with any module parameters.
 # Extra uncore_pmu parameters come from the kernel command line's
-# uncore.pmu_args=a=b,c=d (the debug guest lists fewer aliases).
+# uncore.pmu_args=a=b,c=d (the debug guest lists fewer aliases), and the
+# simulator's from uncore.sim_args=a=1:2+b=3 (values of an array parameter
+# separated by ':', parameters by '+'; the debug guest has fewer boxes).
 load_modules() {
 	_args=$(sed -n 's/.*uncore\.pmu_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr ',' ' ')
-	insmod "$MODDIR/uncore_sim.ko" || { diag "insmod uncore_sim failed"; return 1; }
+	_sargs=$(sed -n 's/.*uncore\.sim_args=\([^ ]*\).*/\1/p' /proc/cmdline | tr '+:' ' ,')
+	# shellcheck disable=SC2086 # one word per parameter
+	insmod "$MODDIR/uncore_sim.ko" $_sargs || { diag "insmod uncore_sim failed"; return 1; }
 	# shellcheck disable=SC2086 # one word per parameter
 	insmod "$MODDIR/uncore_pmu.ko" $_args "$@" || { diag "insmod uncore_pmu failed"; return 1; }
 }

@@ -29,8 +29,14 @@ while [ $n -lt 24 ]; do
 	n=$((n + 1))
 done
 
-# The default machine has packages with different, non-contiguous masks.
-is "$(sim_reg capid5 0),$(sim_reg capid5 1)" "0x000f0f,0x003c3a" "simulator default CAPID5 masks"
+# The packages have different, non-contiguous masks: the simulator's
+# defaults, or the debug guest's smaller ones (uncore.sim_args).
+want=$(awk -F, '{ printf "0x%06x,0x%06x", $1, $2 }' "$SIMPARAM"/capid5)
+is "$(sim_reg capid5 0),$(sim_reg capid5 1)" "$want" "simulator CAPID5 masks as loaded ($want)"
+case $want in
+0x000f0f,0x003c3a | 0x000009,0x000018) ;;
+*) ok false "CAPID5 $want: neither the defaults nor the debug guest's" ;;
+esac
 
 all=""
 for p in $PKGS; do all="$all${all:+,}$(first_cpu "$p")"; done
