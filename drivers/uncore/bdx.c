@@ -72,6 +72,8 @@
 #define BDX_CBO_F_OPC		GENMASK_ULL(60, 52)
 #define BDX_CBO_F_NC		BIT_ULL(62)
 #define BDX_CBO_F_ISOC		BIT_ULL(63)
+#define BDX_CBO_F_ALL		(BDX_CBO_F_TID | BDX_CBO_F_STATE | BDX_CBO_F_NID | \
+				 BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC)
 
 /* PCU control (Table 2-159): occupancy fields and the 5-bit threshold. */
 #define BDX_PCU_OCC_SEL		GENMASK_ULL(15, 14)
@@ -257,13 +259,13 @@ static void bdx_cbox_opc_notice(struct perf_event *event)
 /*
  * A CBo "allows only one such event to be programmed at a given time"
  * (2.3.1) and "only one of these filtering criteria may be applied at a
- * time" (2.3.2.3): the two registers are one resource. Events share it only
- * when they need the very same FILTER1:FILTER0 value.
+ * time" (2.3.2.3): the two registers are one slot of one field. Events
+ * share it only when they need the very same FILTER1:FILTER0 value.
  */
 static int bdx_cbox_hw_config(const struct uncore_type *type,
-			      struct perf_event *event,
-			      struct uncore_filter_req *req)
+			      struct perf_event *event, struct uncore_event *ue)
 {
+	struct uncore_aux_alt *alt;
 	u64 config = event->attr.config, config1 = event->attr.config1;
 	u64 opc = FIELD_GET(BDX_CBO_F_OPC, config1);
 	u64 used;
@@ -276,7 +278,7 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 	 * for it rather than counting every requester under the event's name.
 	 */
 	if ((config1 & BDX_CBO_F_TID) && !(config & BDX_CTL_TID_EN)) {
-		req->ctl = BDX_CTL_TID_EN;
+		ue->aux.ctl = BDX_CTL_TID_EN;
 		config |= BDX_CTL_TID_EN;
 	}
 	used = bdx_cbox_filter_bits(config);
@@ -296,37 +298,36 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 	if (!opc && (used & BDX_CBO_F_OPC))
 		bdx_cbox_opc_notice(event);
 	if (used) {
-		req->fields = BIT(0);
-		req->value = config1;
+		alt = uncore_aux_request(&ue->aux, 0, BIT(0));
+		alt->val[0] = lower_32_bits(config1);
+		alt->val[1] = upper_32_bits(config1);
 	}
 	return 0;
 }
 
-static void bdx_cbox_write_filter(struct uncore_box *box)
+/* FILTER0, then FILTER1; the core writes zeros after box init (2.3.2.3). */
+static void bdx_cbox_write_aux(struct uncore_box *box, int slot,
+			       const u64 *val)
 {
-	u64 f = box->filter.value;
-
 	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER0 + box->msr_base,
-			 lower_32_bits(f));
+			 val[0]);
 	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER1 + box->msr_base,
-			 upper_32_bits(f));
+			 val[1]);
 }
 
-static void bdx_cbox_init_box(struct uncore_box *box)
-{
-	uncore_msr_init_box(box);
-	/* rst_ctrl does not cover the filters; start from a known value. */
-	box->filter.value = 0;
-	bdx_cbox_write_filter(box);
-}
+static const struct uncore_aux_slot bdx_cbox_aux[] = {
+	{ .nregs = 2, .nfields = 1,
+	  .field = { { lower_32_bits(BDX_CBO_F_ALL),
+		       upper_32_bits(BDX_CBO_F_ALL) } } },
+};
 
 static const struct uncore_ops bdx_cbox_ops = {
-	.init_box	= bdx_cbox_init_box,
+	.init_box	= uncore_msr_init_box,
 	.enable_event	= uncore_msr_enable_event,
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
 	.write_counter	= uncore_msr_write_counter,
-	.write_filter	= bdx_cbox_write_filter,
+	.write_aux	= bdx_cbox_write_aux,
 };
 
 static bool bdx_cbox_present(const struct uncore_type *type, int idx, int pkg)
@@ -344,8 +345,7 @@ static const struct uncore_type bdx_cbox = {
 	.ctl		= &bdx_ctl_noint,
 	.config_mask	= BDX_COMMON_CONFIG | BDX_CTL_TID_EN |
 			  BDX_CTL_THRESH8,
-	.config1_mask	= BDX_CBO_F_TID | BDX_CBO_F_STATE | BDX_CBO_F_NID |
-			  BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC,
+	.config1_mask	= BDX_CBO_F_ALL,
 	.box_ctl	= BDX_C0_MSR_PMON_BOX_CTL,
 	.box_ctl_init	= BDX_BOX_CTL_INIT,
 	.box_ctl_freeze	= BDX_BOX_CTL_FREEZE,
@@ -353,9 +353,8 @@ static const struct uncore_type bdx_cbox = {
 	.event_ctl	= BDX_C0_MSR_PMON_CTL0,
 	.perf_ctr	= BDX_C0_MSR_PMON_CTR0,
 	.box_stride	= BDX_CBO_MSR_STRIDE,
-	.num_filter_fields = 1,
-	.filter_fields	= { BDX_CBO_F_TID | BDX_CBO_F_STATE | BDX_CBO_F_NID |
-			    BDX_CBO_F_OPC | BDX_CBO_F_NC | BDX_CBO_F_ISOC },
+	.num_aux	= ARRAY_SIZE(bdx_cbox_aux),
+	.aux		= bdx_cbox_aux,
 	.ops		= &bdx_cbox_ops,
 	.constraints	= bdx_cbox_constraints,
 	.formats	= bdx_cbox_formats,
@@ -386,9 +385,9 @@ static const struct uncore_format_desc bdx_pcu_formats[] = {
 };
 
 static int bdx_pcu_hw_config(const struct uncore_type *type,
-			     struct perf_event *event,
-			     struct uncore_filter_req *req)
+			     struct perf_event *event, struct uncore_event *ue)
 {
+	struct uncore_aux_alt *alt;
 	u64 config = event->attr.config, config1 = event->attr.config1;
 	u8 ev = config & BDX_CTL_EV_SEL;
 	bool occ = ev & BDX_PCU_EV_OCC;
@@ -408,35 +407,36 @@ static int bdx_pcu_hw_config(const struct uncore_type *type,
 	/* FREQ_BAND0..3_CYCLES (0x0b-0x0e) compare against filter byte n. */
 	if (ev >= 0x0b && ev <= 0x0e) {
 		band = ev - 0x0b;
-		if (config1 & ~type->filter_fields[band])
+		if (config1 & ~type->aux[0].field[band][0])
 			return -EINVAL;
-		req->fields = BIT(band);
-		req->value = config1;
+		alt = uncore_aux_request(&ue->aux, 0, BIT(band));
+		alt->val[0] = config1;
 	} else if (config1) {
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static void bdx_pcu_write_filter(struct uncore_box *box)
+static void bdx_pcu_write_aux(struct uncore_box *box, int slot,
+			      const u64 *val)
 {
-	uncore_msr_write(box, BDX_PCU_MSR_PMON_BOX_FILTER, box->filter.value);
+	uncore_msr_write(box, BDX_PCU_MSR_PMON_BOX_FILTER, val[0]);
 }
 
-static void bdx_pcu_init_box(struct uncore_box *box)
-{
-	uncore_msr_init_box(box);
-	box->filter.value = 0;
-	bdx_pcu_write_filter(box);
-}
+/* One filter register, a band threshold per byte, each its own field. */
+static const struct uncore_aux_slot bdx_pcu_aux[] = {
+	{ .nregs = 1, .nfields = 4,
+	  .field = { { GENMASK_ULL(7, 0) }, { GENMASK_ULL(15, 8) },
+		     { GENMASK_ULL(23, 16) }, { GENMASK_ULL(31, 24) } } },
+};
 
 static const struct uncore_ops bdx_pcu_ops = {
-	.init_box	= bdx_pcu_init_box,
+	.init_box	= uncore_msr_init_box,
 	.enable_event	= uncore_msr_enable_event,
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
 	.write_counter	= uncore_msr_write_counter,
-	.write_filter	= bdx_pcu_write_filter,
+	.write_aux	= bdx_pcu_write_aux,
 };
 
 static u64 bdx_pcu_pmi_mask(int idx)
@@ -464,11 +464,8 @@ static const struct uncore_type bdx_pcu = {
 	.perf_ctr	= BDX_PCU_MSR_PMON_CTR0,
 	.box_status	= BDX_PCU_MSR_PMON_BOX_STATUS,
 	.pmi_mask	= bdx_pcu_pmi_mask,
-	.num_filter_fields = 4,
-	.filter_fields	= {
-		GENMASK_ULL(7, 0), GENMASK_ULL(15, 8),
-		GENMASK_ULL(23, 16), GENMASK_ULL(31, 24),
-	},
+	.num_aux	= ARRAY_SIZE(bdx_pcu_aux),
+	.aux		= bdx_pcu_aux,
 	.ops		= &bdx_pcu_ops,
 	.constraints	= bdx_pcu_constraints,
 	.formats	= bdx_pcu_formats,
@@ -489,8 +486,7 @@ static const struct uncore_format_desc bdx_sbox_formats[] = {
 };
 
 static int bdx_sbox_hw_config(const struct uncore_type *type,
-			      struct perf_event *event,
-			      struct uncore_filter_req *req)
+			      struct perf_event *event, struct uncore_event *ue)
 {
 	/*
 	 * The SBo control has tid_en (Table 2-47) but the manual documents no

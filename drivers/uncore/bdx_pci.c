@@ -85,6 +85,9 @@ static u64 bdx_r3qpi_pmi_mask(int idx)
  */
 #define BDX_HA_F_ADDR		GENMASK_ULL(45, 12)
 #define BDX_HA_F_OPC		GENMASK_ULL(53, 48)
+/* ADDRMATCH0/1 and OPCODEMATCH are used independently: two slots. */
+#define BDX_HA_SLOT_ADDR	0
+#define BDX_HA_SLOT_OPC		1
 
 /* QPI packet match/mask, function 6 (2.9.2.3, Tables 2-169..2-174). */
 #define BDX_QPI_RX_MATCH0	0x228
@@ -144,59 +147,67 @@ static const struct uncore_format_desc bdx_ha_formats[] = {
 /*
  * Only ADDR_OPC_MATCH uses the match registers: its ADDR subevent the
  * address, its OPC, AD, BL and AK subevents the opcode (Table 2-84). The
- * two are separate registers, arbitrated as two fields.
+ * two are separate registers, arbitrated as two slots.
  */
 static int bdx_ha_hw_config(const struct uncore_type *type,
-			    struct perf_event *event,
-			    struct uncore_filter_req *req)
+			    struct perf_event *event, struct uncore_event *ue)
 {
 	u64 config = event->attr.config, config1 = event->attr.config1;
 	u8 umask = FIELD_GET(BDX_CTL_UMASK, config);
+	struct uncore_aux_alt *alt;
 	u64 used = 0;
 
 	if ((config & BDX_CTL_EV_SEL) == BDX_HA_EV_ADDR_OPC) {
 		if (umask & BDX_HA_UMASK_ADDR) {
 			used |= BDX_HA_F_ADDR;
-			req->fields |= BIT(0);
+			alt = uncore_aux_request(&ue->aux, BDX_HA_SLOT_ADDR,
+						 BIT(0));
+			alt->val[0] = lower_32_bits(config1 & BDX_HA_F_ADDR);
+			alt->val[1] = upper_32_bits(config1 & BDX_HA_F_ADDR);
 		}
 		if (umask & BDX_HA_UMASK_OPC) {
 			used |= BDX_HA_F_OPC;
-			req->fields |= BIT(1);
+			alt = uncore_aux_request(&ue->aux, BDX_HA_SLOT_OPC,
+						 BIT(0));
+			alt->val[0] = FIELD_GET(BDX_HA_F_OPC, config1);
 		}
 	}
 	/* A match value the event would ignore is a different event. */
 	if (config1 & ~used)
 		return -EINVAL;
-	req->value = config1;
 	return 0;
 }
 
-static void bdx_ha_write_filter(struct uncore_box *box)
+/* Box reset does not cover the match registers: the core zeroes them. */
+static void bdx_ha_write_aux(struct uncore_box *box, int slot, const u64 *val)
 {
-	u64 f = box->filter.value;
-
-	uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH0, lower_32_bits(f));
-	uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH1,
-			 upper_32_bits(f) & GENMASK(13, 0));
-	uncore_pci_write(box, box->pdev, BDX_HA_OPCODEMATCH,
-			 FIELD_GET(BDX_HA_F_OPC, f));
+	if (slot == BDX_HA_SLOT_ADDR) {
+		uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH0, val[0]);
+		uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH1, val[1]);
+	} else {
+		uncore_pci_write(box, box->pdev, BDX_HA_OPCODEMATCH, val[0]);
+	}
 }
 
-static void bdx_ha_init_box(struct uncore_box *box)
-{
-	uncore_pci_init_box(box);
-	/* rst_ctrl does not cover the match registers. */
-	box->filter.value = 0;
-	bdx_ha_write_filter(box);
-}
+static const struct uncore_aux_slot bdx_ha_aux[] = {
+	[BDX_HA_SLOT_ADDR] = {
+		.nregs = 2, .nfields = 1,
+		.field = { { lower_32_bits(BDX_HA_F_ADDR),
+			     upper_32_bits(BDX_HA_F_ADDR) } },
+	},
+	[BDX_HA_SLOT_OPC] = {
+		.nregs = 1, .nfields = 1,
+		.field = { { GENMASK_ULL(5, 0) } },	/* BDX_HA_F_OPC >> 48 */
+	},
+};
 
 static const struct uncore_ops bdx_ha_ops = {
-	.init_box	= bdx_ha_init_box,
+	.init_box	= uncore_pci_init_box,
 	.enable_event	= uncore_pci_enable_event,
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
-	.write_filter	= bdx_ha_write_filter,
+	.write_aux	= bdx_ha_write_aux,
 };
 
 const struct uncore_type bdx_ha = {
@@ -216,8 +227,8 @@ const struct uncore_type bdx_ha = {
 	.box_ctl_run	= BDX_BOX_CTL_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
-	.num_filter_fields = 2,
-	.filter_fields	= { BDX_HA_F_ADDR, BDX_HA_F_OPC },
+	.num_aux	= ARRAY_SIZE(bdx_ha_aux),
+	.aux		= bdx_ha_aux,
 	.box_status	= BDX_PCI_BOX_STATUS,
 	.pmi_mask	= bdx_ha_pmi_mask,
 	.ops		= &bdx_ha_ops,
@@ -319,43 +330,24 @@ static const struct uncore_format_desc bdx_qpi_formats[] = {
 };
 
 /*
- * The match/mask registers as one 64-bit filter value: MATCH0's fields
- * where they are (bits 31, 17:3), MATCH1's RDS (19:16) in bits 21:18 and
- * RNID_3_0 (3:0) in bits 25:22, then the masks likewise in the upper half.
- */
-static u32 bdx_qpi_pack(u64 cfg)
-{
-	u32 lo = lower_32_bits(cfg), hi = upper_32_bits(cfg);
-
-	return (lo & BDX_QPI_MM0_VALID) |
-	       FIELD_GET(GENMASK(19, 16), hi) << 18 |
-	       FIELD_GET(GENMASK(3, 0), hi) << 22;
-}
-
-static void bdx_qpi_unpack(u32 packed, u32 *mm0, u32 *mm1)
-{
-	*mm0 = packed & BDX_QPI_MM0_VALID;
-	*mm1 = FIELD_GET(GENMASK(21, 18), packed) << 16 |
-	       FIELD_GET(GENMASK(25, 22), packed);
-}
-
-/*
  * Only CTO_COUNT (0x38 with ev_sel_ext, 2.9.2.3) counts match/mask hits;
  * every CTO_COUNT event claims the whole Rx set, even with a zero mask, so
  * two of them share it only when they want the same values.
  */
 static int bdx_qpi_hw_config(const struct uncore_type *type,
-			     struct perf_event *event,
-			     struct uncore_filter_req *req)
+			     struct perf_event *event, struct uncore_event *ue)
 {
 	struct perf_event_attr *attr = &event->attr;
 	u64 sel = attr->config & (BDX_CTL_EV_SEL | BDX_QPI_EV_SEL_EXT);
+	struct uncore_aux_alt *alt;
 
 	if (sel != BDX_QPI_CTO_COUNT)
 		return attr->config1 || attr->config2 ? -EINVAL : 0;
-	req->fields = BIT(0);
-	req->value = bdx_qpi_pack(attr->config1) |
-		     (u64)bdx_qpi_pack(attr->config2) << 32;
+	alt = uncore_aux_request(&ue->aux, 0, BIT(0));
+	alt->val[0] = lower_32_bits(attr->config1);
+	alt->val[1] = upper_32_bits(attr->config1);
+	alt->val[2] = lower_32_bits(attr->config2);
+	alt->val[3] = upper_32_bits(attr->config2);
 	return 0;
 }
 
@@ -365,18 +357,21 @@ static int bdx_qpi_hw_config(const struct uncore_type *type,
  * all-zero mask matches, so the Tx set could add counts to CTO_COUNT that
  * nobody asked for; see Documentation/uncore_pmu.rst.
  */
-static void bdx_qpi_write_filter(struct uncore_box *box)
+static void bdx_qpi_write_aux(struct uncore_box *box, int slot,
+			      const u64 *val)
 {
-	u64 f = box->filter.value;
-	u32 m0, m1;
-
-	bdx_qpi_unpack(lower_32_bits(f), &m0, &m1);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH0, m0);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH1, m1);
-	bdx_qpi_unpack(upper_32_bits(f), &m0, &m1);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MASK0, m0);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MASK1, m1);
+	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH0, val[0]);
+	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH1, val[1]);
+	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MASK0, val[2]);
+	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MASK1, val[3]);
 }
+
+/* The Rx MATCH0, MATCH1, MASK0, MASK1 set: one slot of one field. */
+static const struct uncore_aux_slot bdx_qpi_aux[] = {
+	{ .nregs = 4, .nfields = 1,
+	  .field = { { BDX_QPI_MM0_VALID, BDX_QPI_MM1_VALID,
+		       BDX_QPI_MM0_VALID, BDX_QPI_MM1_VALID } } },
+};
 
 static void bdx_qpi_init_box(struct uncore_box *box)
 {
@@ -389,8 +384,6 @@ static void bdx_qpi_init_box(struct uncore_box *box)
 	uncore_pci_init_box(box);
 	for (i = 0; i < ARRAY_SIZE(tx); i++)
 		uncore_pci_write(box, box->aux_pdev, tx[i], 0);
-	box->filter.value = 0;
-	bdx_qpi_write_filter(box);
 }
 
 static const struct uncore_ops bdx_qpi_ops = {
@@ -399,7 +392,7 @@ static const struct uncore_ops bdx_qpi_ops = {
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
-	.write_filter	= bdx_qpi_write_filter,
+	.write_aux	= bdx_qpi_write_aux,
 };
 
 const struct uncore_type bdx_qpi = {
@@ -420,8 +413,8 @@ const struct uncore_type bdx_qpi = {
 	.box_ctl_run	= BDX_BOX_CTL_1716,
 	.event_ctl	= BDX_PCI_CTL0,
 	.perf_ctr	= BDX_PCI_CTR0,
-	.num_filter_fields = 1,
-	.filter_fields	= { GENMASK_ULL(63, 0) },
+	.num_aux	= ARRAY_SIZE(bdx_qpi_aux),
+	.aux		= bdx_qpi_aux,
 	.box_status	= BDX_PCI_BOX_STATUS,
 	.pmi_mask	= bdx_qpi_pmi_mask,
 	.ops		= &bdx_qpi_ops,

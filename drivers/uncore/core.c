@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic uncore core: one struct pmu per box index, a box per package,
- * event validation, counter assignment, shared-filter arbitration, 64-bit
+ * event validation, counter assignment, auxiliary-register arbitration, 64-bit
  * software counts over narrow hardware counters, the poll timer, CPU
  * hotplug and sysfs. Nothing here knows a particular part; bdx.c and the
  * other platform files describe the boxes.
@@ -1356,66 +1356,77 @@ static void uncore_pmi_detach(struct uncore_box *box)
 		list_del(&box->pmi_node);
 }
 
-/* ---- Shared filter arbitration ---------------------------------------- */
+/* ---- Auxiliary-register arbitration ------------------------------------ */
 
-static void uncore_event_filter(const struct perf_event *event,
-				struct uncore_filter_req *req)
-{
-	*req = to_uevent(event)->filter;
-}
-
-static bool uncore_get_filter(struct uncore_box *box, struct perf_event *event)
+/* Write the slots in @dirty, in slot order (struct uncore_ops.write_aux). */
+static void uncore_aux_write(struct uncore_box *box, u32 dirty)
 {
 	const struct uncore_type *type = box->pmu->type;
-	struct uncore_filter *f = &box->filter;
-	struct uncore_filter_req req;
+	int s;
+
+	for (s = 0; s < type->num_aux; s++)
+		if (dirty & BIT(s))
+			type->ops->write_aux(box, s, box->aux.st.val[s]);
+}
+
+/*
+ * Reset a box, its auxiliary registers included: their reset values are
+ * not documented everywhere (BDX box reset leaves the filters alone), and
+ * the core's record of them starts at zero. Once per box, before anyone
+ * can add an event to it (the CPU online callback, or PCI probe).
+ */
+static void uncore_box_init(struct uncore_box *box)
+{
+	box->pmu->type->ops->init_box(box);
+	uncore_aux_write(box, BIT(box->pmu->type->num_aux) - 1);
+	box->initialized = true;
+}
+
+/*
+ * Give @event what it needs of its box's auxiliary registers, and the
+ * control bits its chosen alternatives add. From add() with IRQs off. The
+ * lock: while a package moves (uncore_pkg_move()), the old reading CPU's
+ * del() may give back what the new one's add() takes.
+ */
+static bool uncore_get_aux(struct uncore_box *box, struct perf_event *event)
+{
+	const struct uncore_type *type = box->pmu->type;
+	struct uncore_event *ue = to_uevent(event);
 	unsigned long flags;
-	u64 want;
-	int i;
+	u32 dirty;
+	int i, err;
 
-	uncore_event_filter(event, &req);
-	if (!req.fields)
+	if (!ue->aux.nreq)
 		return true;
-
-	raw_spin_lock_irqsave(&f->lock, flags);
-	if (!uncore_filter_fits(&req, f->ref, f->value, type->filter_fields,
-				type->num_filter_fields)) {
-		raw_spin_unlock_irqrestore(&f->lock, flags);
+	raw_spin_lock_irqsave(&box->aux.lock, flags);
+	err = uncore_aux_get(type->aux, &box->aux.st, &ue->aux, ue->aux_choice,
+			     &dirty);
+	if (!err)
+		uncore_aux_write(box, dirty);
+	raw_spin_unlock_irqrestore(&box->aux.lock, flags);
+	if (err)
 		return false;
-	}
-	want = f->value;
-	for (i = 0; i < type->num_filter_fields; i++) {
-		if (!(req.fields & BIT(i)))
-			continue;
-		f->ref[i]++;
-		want = (want & ~type->filter_fields[i]) |
-		       (req.value & type->filter_fields[i]);
-	}
-	if (want != f->value) {
-		f->value = want;
-		type->ops->write_filter(box);
-	}
-	raw_spin_unlock_irqrestore(&f->lock, flags);
+	ue->aux_ctl = 0;
+	for (i = 0; i < ue->aux.nreq; i++)
+		ue->aux_ctl |= ue->aux.req[i].alt[ue->aux_choice[i]].ctl;
+	ue->aux_ctl &= ~event->hw.config;
+	event->hw.config |= ue->aux_ctl;
 	return true;
 }
 
-static void uncore_put_filter(struct uncore_box *box, struct perf_event *event)
+static void uncore_put_aux(struct uncore_box *box, struct perf_event *event)
 {
 	const struct uncore_type *type = box->pmu->type;
-	struct uncore_filter *f = &box->filter;
-	struct uncore_filter_req req;
+	struct uncore_event *ue = to_uevent(event);
 	unsigned long flags;
-	int i;
 
-	uncore_event_filter(event, &req);
-	if (!req.fields)
+	if (!ue->aux.nreq)
 		return;
-	/* The register keeps its value; a later user rewrites what it needs. */
-	raw_spin_lock_irqsave(&f->lock, flags);
-	for (i = 0; i < type->num_filter_fields; i++)
-		if (req.fields & BIT(i))
-			f->ref[i]--;
-	raw_spin_unlock_irqrestore(&f->lock, flags);
+	raw_spin_lock_irqsave(&box->aux.lock, flags);
+	uncore_aux_put(type->aux, &box->aux.st, &ue->aux, ue->aux_choice);
+	raw_spin_unlock_irqrestore(&box->aux.lock, flags);
+	event->hw.config &= ~ue->aux_ctl;
+	ue->aux_ctl = 0;
 }
 
 /* ---- perf callbacks ---------------------------------------------------- */
@@ -1423,12 +1434,7 @@ static void uncore_put_filter(struct uncore_box *box, struct perf_event *event)
 static u32 uncore_allowed(const struct uncore_type *type,
 			  const struct perf_event *event)
 {
-	u16 unused;
-
-	if (type->fixed_ctr_bits && event->attr.config == UNCORE_FIXED_EVENT)
-		return BIT(UNCORE_FIXED_IDX);
-	return uncore_constraint_counters(type->constraints, event->attr.config,
-					  type->num_counters, &unused);
+	return to_uevent(event)->allowed;
 }
 
 /* ---- Groups: transactions and switching a group at once ---------------- */
@@ -1602,7 +1608,7 @@ static void uncore_pmu_stop(struct perf_event *event, int flags)
 /*
  * del() of a move (uncore_pkg_move()): perf takes the event off here and
  * adds it on the new reading CPU a grace period later. Its counter goes on
- * counting meanwhile, its filter fields held, so that add() there reads on
+ * counting meanwhile, its auxiliary fields held, so that add() there reads on
  * from where it was: nothing the box counts in the gap is lost. A counter
  * that could raise a PMI loses ov_en: the PMI stays here until the move
  * ends, and the box's timer samples the event on the new CPU meanwhile.
@@ -1635,7 +1641,7 @@ static void uncore_uncarry(struct uncore_box *box, int idx)
 
 	if (!box->dead)
 		box->pmu->type->ops->disable_event(box, event);
-	uncore_put_filter(box, event);
+	uncore_put_aux(box, event);
 	box->carried &= ~BIT(idx);
 	box->carried_ev[idx] = NULL;
 }
@@ -1667,7 +1673,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 		 box->carried_ev[idx] == event;
 	if (!resume) {
 		event->hw.flags &= ~UNCORE_HWF_MOVED;
-		if (!uncore_get_filter(box, event))
+		if (!uncore_get_aux(box, event))
 			return -EBUSY;
 	}
 
@@ -1682,7 +1688,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 		if (resume)
 			uncore_uncarry(box, idx);
 		else
-			uncore_put_filter(box, event);
+			uncore_put_aux(box, event);
 		event->hw.flags &= ~UNCORE_HWF_MOVED;
 		return -ENOSPC;
 	}
@@ -1752,7 +1758,7 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 		break;
 	}
 	if (!carried)
-		uncore_put_filter(box, event);
+		uncore_put_aux(box, event);
 	if (uncore_pmi_event(event))
 		uncore_pmi_detach(box);
 	else if (uncore_timer_event(event))
@@ -1789,9 +1795,10 @@ static int uncore_validate_group(struct uncore_box *box,
 	struct perf_event *members[UNCORE_MAX_EVENTS];
 	u32 allowed[UNCORE_MAX_EVENTS];
 	int prev[UNCORE_MAX_EVENTS], assign[UNCORE_MAX_EVENTS];
-	int ref[UNCORE_MAX_FILTER_FIELDS] = { };
-	u64 value = 0;
-	int i, j, n = 0;
+	struct uncore_aux_state aux = { };
+	u8 choice[UNCORE_AUX_REQS];
+	u32 dirty;
+	int i, n = 0;
 
 	/*
 	 * A new leader has no context yet (and no siblings); for a sibling,
@@ -1811,30 +1818,43 @@ static int uncore_validate_group(struct uncore_box *box,
 	members[n++] = event;
 
 	for (i = 0; i < n; i++) {
-		struct uncore_filter_req req;
-
 		allowed[i] = uncore_allowed(type, members[i]);
 		prev[i] = -1;
-		uncore_event_filter(members[i], &req);
-		if (!uncore_filter_fits(&req, ref, value, type->filter_fields,
-					type->num_filter_fields))
+		if (uncore_aux_get(type->aux, &aux, &to_uevent(members[i])->aux,
+				   choice, &dirty))
 			return -EINVAL;
-		for (j = 0; j < type->num_filter_fields; j++) {
-			if (!(req.fields & BIT(j)))
-				continue;
-			ref[j]++;
-			value = (value & ~type->filter_fields[j]) |
-				(req.value & type->filter_fields[j]);
-		}
 	}
 	return uncore_assign_counters(allowed, prev, n, assign) ? -EINVAL : 0;
+}
+
+/* A family's hw_config asked only for slots and fields its type has. */
+static bool uncore_aux_valid(const struct uncore_type *type,
+			     const struct uncore_aux_need *need)
+{
+	int i, a;
+
+	for (i = 0; i < need->nreq; i++) {
+		const struct uncore_aux_req *req = &need->req[i];
+
+		if (!req->nalt)
+			return false;
+		for (a = 0; a < req->nalt; a++) {
+			const struct uncore_aux_alt *alt = &req->alt[a];
+
+			if (alt->slot >= type->num_aux ||
+			    alt->fields & ~GENMASK(type->aux[alt->slot].nfields - 1, 0))
+				return false;
+		}
+	}
+	return true;
 }
 
 /**
  * uncore_event_config() - validate an event's config against its box type
  * @type: the box type
  * @event: the event; hw.config and hw.idx are set on success
- * @req: set to what the event needs of its box's shared filter
+ * @ue: its driver state; set to its allowed counters and what it needs of
+ *	its box's auxiliary registers
  *
  * Every bit of config, config1 and config2 must belong to the type's
  * format, and the combination must be one the manual allows; the control
@@ -1843,12 +1863,14 @@ static int uncore_validate_group(struct uncore_box *box,
  * Return: 0 or -EINVAL.
  */
 int uncore_event_config(const struct uncore_type *type, struct perf_event *event,
-			struct uncore_filter_req *req)
+			struct uncore_event *ue)
 {
 	struct perf_event_attr *attr = &event->attr;
+	u16 unused;
 	int err;
 
-	memset(req, 0, sizeof(*req));
+	memset(&ue->aux, 0, sizeof(ue->aux));
+	ue->aux_ctl = 0;
 	if ((attr->config & ~type->config_mask) ||
 	    (attr->config1 & ~type->config1_mask) ||
 	    (attr->config2 & ~type->config2_mask))
@@ -1857,17 +1879,26 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 	if (type->fixed_ctr_bits && attr->config == UNCORE_FIXED_EVENT) {
 		if (attr->config1 || attr->config2)
 			return -EINVAL;
+		ue->allowed = BIT(UNCORE_FIXED_IDX);
 		event->hw.config = 0;
 	} else {
 		if ((attr->config & type->ctl->need_thresh) &&
 		    !(attr->config & type->ctl->thresh))
 			return -EINVAL;
+		ue->allowed = uncore_constraint_counters(type->constraints,
+							 attr->config,
+							 type->num_counters,
+							 &unused);
 		if (type->hw_config) {
-			err = type->hw_config(type, event, req);
+			err = type->hw_config(type, event, ue);
 			if (err)
 				return err;
 		}
-		event->hw.config = attr->config | req->ctl;
+		/* A table bug, not the user's: say so once, refuse the event. */
+		if (WARN_ON_ONCE(!uncore_aux_valid(type, &ue->aux)) ||
+		    WARN_ON_ONCE(!ue->allowed))
+			return -EINVAL;
+		event->hw.config = attr->config | ue->aux.ctl;
 	}
 	event->hw.idx = -1;
 	return 0;
@@ -1994,7 +2025,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
 	if (!ue)
 		return -ENOMEM;
-	err = uncore_event_config(upmu->type, event, &ue->filter);
+	err = uncore_event_config(upmu->type, event, ue);
 	if (err) {
 		kfree(ue);
 		return err;
@@ -2006,7 +2037,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 		kfree(ue);
 		return -ENOMEM;
 	}
-	/* uncore_validate_group() finds the event's filter needs here. */
+	/* uncore_validate_group() finds the event's needs here. */
 	event->pmu_private = ue;
 	/* Keep the list short: it holds only events on their way. */
 	uncore_prune_opens(NULL, -1);
@@ -2703,10 +2734,8 @@ static int uncore_cpu_online(unsigned int cpu)
 		if (!box)
 			continue;
 		WRITE_ONCE(box->cpu, cpu);
-		if (!box->initialized) {
-			box->pmu->type->ops->init_box(box);
-			box->initialized = true;
-		}
+		if (!box->initialized)
+			uncore_box_init(box);
 	}
 	/* Events parked while the package had no CPU: they resume here. */
 	park = uncore_pkg_park[pkg];
@@ -2759,7 +2788,7 @@ static struct uncore_box *uncore_new_box(struct uncore_pmu *upmu, int pkg)
 		box->pmi_mask = upmu->type->pmi_mask(upmu->idx);
 	INIT_LIST_HEAD(&box->pmi_node);
 	kref_init(&box->ref);
-	raw_spin_lock_init(&box->filter.lock);
+	raw_spin_lock_init(&box->aux.lock);
 	hrtimer_init(&box->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	box->hrtimer.function = uncore_poll;
 	return box;
@@ -2984,8 +3013,7 @@ int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
 	} else {
 		/* Config space is reachable from any CPU: reset it now. */
 		box->cpu = uncore_pkg_cpu[pkg];
-		type->ops->init_box(box);
-		box->initialized = true;
+		uncore_box_init(box);
 		WRITE_ONCE(upmu->boxes[pkg], box);
 	}
 	mutex_unlock(&uncore_box_mutex);

@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "uncore.h"
@@ -100,29 +101,165 @@ int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
 	return assign_one(allowed, prev, order, n, 0, 0, assign);
 }
 
-/**
- * uncore_filter_fits() - can an event share a box's filter as it is now
- * @req: the fields the event needs and their values
- * @ref: users of each field now
- * @cur: the filter's current value
- * @field_masks: each field's bits within the filter value
- * @nfields: number of fields
- *
- * Return: true if every field the event needs is unused or already holds
- * the value the event needs.
+/*
+ * Does @alt fit @slot as @st has it: every field it needs is unused or
+ * holds the value it needs?
  */
-bool uncore_filter_fits(const struct uncore_filter_req *req, const int *ref,
-			u64 cur, const u64 *field_masks, int nfields)
+static bool aux_fits(const struct uncore_aux_slot *slot,
+		     const struct uncore_aux_state *st,
+		     const struct uncore_aux_alt *alt)
 {
-	int i;
+	int f, r;
 
-	for (i = 0; i < nfields; i++) {
-		if (!(req->fields & BIT(i)) || !ref[i])
+	for (f = 0; f < slot->nfields; f++) {
+		if (!(alt->fields & BIT(f)) || !st->ref[alt->slot][f])
 			continue;
-		if ((cur ^ req->value) & field_masks[i])
-			return false;
+		for (r = 0; r < slot->nregs; r++)
+			if ((st->val[alt->slot][r] ^ alt->val[r]) &
+			    slot->field[f][r])
+				return false;
 	}
 	return true;
+}
+
+static void aux_apply(const struct uncore_aux_slot *slot,
+		      struct uncore_aux_state *st,
+		      const struct uncore_aux_alt *alt)
+{
+	u64 *val = st->val[alt->slot];
+	int f, r;
+
+	for (f = 0; f < slot->nfields; f++) {
+		if (!(alt->fields & BIT(f)))
+			continue;
+		st->ref[alt->slot][f]++;
+		for (r = 0; r < slot->nregs; r++)
+			val[r] = (val[r] & ~slot->field[f][r]) |
+				 (alt->val[r] & slot->field[f][r]);
+	}
+}
+
+/**
+ * uncore_aux_get() - take what an event needs of a box's auxiliary slots
+ * @slots: the box type's slots
+ * @st: what the box's slots hold; updated only on success
+ * @need: what the event needs
+ * @choice: set to the alternative taken for each of @need's requests
+ * @dirty: set to the slots whose values changed (bit i: slot i), which
+ *	the caller writes to the hardware
+ *
+ * Every request is granted or none is. Combinations of alternatives are
+ * tried in order of preference, the first request's choice varying
+ * fastest; there are at most UNCORE_AUX_ALTS^UNCORE_AUX_REQS of them.
+ *
+ * Return: 0, or -EBUSY if no combination fits.
+ */
+int uncore_aux_get(const struct uncore_aux_slot *slots,
+		   struct uncore_aux_state *st, const struct uncore_aux_need *need,
+		   u8 *choice, u32 *dirty)
+{
+	struct uncore_aux_state trial;
+	int combos = 1, c, i, s;
+
+	for (i = 0; i < need->nreq; i++)
+		combos *= need->req[i].nalt;
+	for (c = 0; c < combos; c++) {
+		int rest = c;
+
+		trial = *st;
+		for (i = 0; i < need->nreq; i++) {
+			const struct uncore_aux_req *req = &need->req[i];
+			const struct uncore_aux_alt *alt;
+
+			choice[i] = rest % req->nalt;
+			rest /= req->nalt;
+			alt = &req->alt[choice[i]];
+			if (!aux_fits(&slots[alt->slot], &trial, alt))
+				break;
+			aux_apply(&slots[alt->slot], &trial, alt);
+		}
+		if (i < need->nreq)
+			continue;
+		*dirty = 0;
+		for (s = 0; s < UNCORE_AUX_SLOTS; s++)
+			if (memcmp(trial.val[s], st->val[s], sizeof(st->val[s])))
+				*dirty |= BIT(s);
+		*st = trial;
+		return 0;
+	}
+	return -EBUSY;
+}
+
+/**
+ * uncore_aux_put() - give back what uncore_aux_get() granted
+ * @slots: the box type's slots
+ * @st: what the box's slots hold
+ * @need: what the event needed
+ * @choice: the alternatives it was granted
+ *
+ * The registers keep their values: a later user rewrites what it needs.
+ */
+void uncore_aux_put(const struct uncore_aux_slot *slots,
+		    struct uncore_aux_state *st,
+		    const struct uncore_aux_need *need, const u8 *choice)
+{
+	int i, f;
+
+	for (i = 0; i < need->nreq; i++) {
+		const struct uncore_aux_alt *alt = &need->req[i].alt[choice[i]];
+
+		for (f = 0; f < slots[alt->slot].nfields; f++)
+			if (alt->fields & BIT(f))
+				st->ref[alt->slot][f]--;
+	}
+}
+
+/**
+ * uncore_aux_request() - add a request to an event's auxiliary needs
+ * @need: the event's needs
+ * @slot: the slot of its first (or only) alternative
+ * @fields: the fields of @slot that alternative needs
+ *
+ * Return: the alternative, for the caller to fill in its values, or NULL
+ * if @need already has UNCORE_AUX_REQS requests.
+ */
+struct uncore_aux_alt *uncore_aux_request(struct uncore_aux_need *need,
+					  int slot, u32 fields)
+{
+	struct uncore_aux_req *req;
+
+	if (need->nreq >= UNCORE_AUX_REQS)
+		return NULL;
+	req = &need->req[need->nreq++];
+	req->nalt = 0;
+	return uncore_aux_alternative(need, slot, fields);
+}
+
+/**
+ * uncore_aux_alternative() - add an alternative to the last request
+ * @need: the event's needs, with at least one request
+ * @slot: the slot the alternative uses
+ * @fields: the fields of @slot it needs
+ *
+ * Return: the alternative, for the caller to fill in its values and
+ * control bits, or NULL if the request has UNCORE_AUX_ALTS already.
+ */
+struct uncore_aux_alt *uncore_aux_alternative(struct uncore_aux_need *need,
+					      int slot, u32 fields)
+{
+	struct uncore_aux_req *req;
+	struct uncore_aux_alt *alt;
+
+	if (!need->nreq)
+		return NULL;
+	req = &need->req[need->nreq - 1];
+	if (req->nalt >= UNCORE_AUX_ALTS)
+		return NULL;
+	alt = &req->alt[req->nalt++];
+	memset(alt, 0, sizeof(*alt));
+	alt->slot = slot;
+	alt->fields = fields;
+	return alt;
 }
 
 /**

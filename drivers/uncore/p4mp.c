@@ -159,8 +159,7 @@ static const struct uncore_ops p4mp_ops = {
 
 /* Zero qualification never counts (003:35): refuse it, not count 0. */
 static int p4mp_hw_config(const struct uncore_type *type,
-			  struct perf_event *event,
-			  struct uncore_filter_req *req)
+			  struct perf_event *event, struct uncore_event *ue)
 {
 	return event->attr.config ? 0 : -EINVAL;
 }

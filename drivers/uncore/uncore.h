@@ -26,8 +26,18 @@
 #define UNCORE_MAX_EVENTS	(UNCORE_MAX_COUNTERS + 1)
 /* attr.config selecting a type's fixed counter, as mainline's uncore does. */
 #define UNCORE_FIXED_EVENT	0xffULL
-/* Shared filter fields a box may arbitrate (CBo: 4, PCU: 4 band bytes). */
-#define UNCORE_MAX_FILTER_FIELDS 4
+/*
+ * Auxiliary registers (filters, match/mask, sub-controls), arbitrated by
+ * the core: a box type declares up to UNCORE_AUX_SLOTS slots of up to
+ * UNCORE_AUX_REGS registers and UNCORE_AUX_FIELDS shared fields each; an
+ * event makes up to UNCORE_AUX_REQS requests of up to UNCORE_AUX_ALTS
+ * alternatives each (Documentation/architecture.rst).
+ */
+#define UNCORE_AUX_SLOTS	4
+#define UNCORE_AUX_REGS		4
+#define UNCORE_AUX_FIELDS	4
+#define UNCORE_AUX_REQS		4
+#define UNCORE_AUX_ALTS		2
 
 struct uncore_box;
 struct uncore_pmu;
@@ -56,51 +66,107 @@ struct uncore_ctl_layout {
 };
 
 /**
- * struct uncore_filter_req - what an event needs of its box's shared filter
- * @fields: bit i set: the event needs filter field i of its type
- * @value: the field values, each in its register position (type-defined)
- * @ctl: control bits the filter needs that attr.config does not have
- *	(a CBo filter_tid implies tid_en)
+ * struct uncore_aux_slot - auxiliary registers a box's events share
+ * @nregs: registers in the slot, written together by &uncore_ops.write_aux
+ * @nfields: fields in the slot
+ * @field: each field's bits in each register of the slot
+ *
+ * Each field is reference-counted on its own: events share a field only
+ * when they need the same value in it.
  */
-struct uncore_filter_req {
-	u32 fields;
-	u64 value;
+struct uncore_aux_slot {
+	u8 nregs;
+	u8 nfields;
+	u64 field[UNCORE_AUX_FIELDS][UNCORE_AUX_REGS];
+};
+
+/**
+ * struct uncore_aux_alt - one way to satisfy an auxiliary request
+ * @slot: the slot it uses
+ * @fields: bit i set: it needs field i of @slot
+ * @val: the values it needs, each in its register position
+ * @ctl: control bits it adds to the event's control value if chosen
+ */
+struct uncore_aux_alt {
+	u8 slot;
+	u8 fields;
+	u64 val[UNCORE_AUX_REGS];
 	u64 ctl;
 };
 
 /**
- * struct uncore_filter - a box's shared filter register(s) and their users
- * @lock: protects the fields below; taken from perf callbacks (IRQs off)
- * @ref: users of each field
- * @value: current value of the whole filter, as last written
- *
- * Two events may share a field only if they need the same value in it; a
- * second event that needs another value is refused a place and perf
- * multiplexes it instead of letting it clobber the first one's filter.
+ * struct uncore_aux_req - one thing an event needs of its box's slots
+ * @nalt: alternatives, in order of preference
+ * @alt: the alternatives (interchangeable register halves, say)
  */
-struct uncore_filter {
+struct uncore_aux_req {
+	u8 nalt;
+	struct uncore_aux_alt alt[UNCORE_AUX_ALTS];
+};
+
+/**
+ * struct uncore_aux_need - what an event needs beyond its counter
+ * @ctl: control bits it needs that attr.config does not have (a CBo
+ *	filter_tid implies tid_en), whatever the alternatives chosen
+ * @nreq: requests in @req
+ * @req: its requests; the event gets all of them or none
+ */
+struct uncore_aux_need {
+	u64 ctl;
+	u8 nreq;
+	struct uncore_aux_req req[UNCORE_AUX_REQS];
+};
+
+/**
+ * struct uncore_aux_state - what a box's slots hold
+ * @ref: users of each field of each slot
+ * @val: each slot's register values, as last written
+ */
+struct uncore_aux_state {
+	int ref[UNCORE_AUX_SLOTS][UNCORE_AUX_FIELDS];
+	u64 val[UNCORE_AUX_SLOTS][UNCORE_AUX_REGS];
+};
+
+/**
+ * struct uncore_aux - a box's auxiliary registers and their users
+ * @lock: protects @st; taken from perf callbacks (IRQs off)
+ * @st: the slots' users and values
+ *
+ * A second event that needs another value in a used field is refused a
+ * place, and perf multiplexes it instead of letting it clobber the first
+ * one's.
+ */
+struct uncore_aux {
 	raw_spinlock_t lock;
-	int ref[UNCORE_MAX_FILTER_FIELDS];
-	u64 value;
+	struct uncore_aux_state st;
 };
 
 /**
  * struct uncore_event - the driver's own state of one perf event
  * @box: the box it counts on, referenced until the event is freed
- * @filter: what it needs of the box's shared filter
+ * @allowed: bit i set: it may count on counter i (the fixed counter is
+ *	bit UNCORE_FIXED_IDX)
+ * @aux: what it needs of the box's auxiliary registers
+ * @aux_choice: the alternative it holds of each request, while it holds
+ *	them (added, or carried over a move)
+ * @aux_ctl: the control bits its held alternatives added to hw.config
  * @max_rate: the most it can count per second
  * @thr_window: start of its current throttle window (one tick long)
  * @thr_samples: samples it took in that window
  * @freq_last: frequency mode: when it took its last sample (or started)
  * @freq_slot: frequency mode: when its next sample is due, 0 if not yet set
  *
- * Hung off event->pmu_private from event_init to destroy. The fields
- * after @filter change only on the box's reading CPU with IRQs off (perf
- * callbacks, the poll timer, the PMI handler's pass).
+ * Hung off event->pmu_private from event_init to destroy. @allowed and
+ * @aux are set at event_init; the other fields change only on the box's
+ * reading CPU with IRQs off (perf callbacks, the poll timer, the PMI
+ * handler's pass).
  */
 struct uncore_event {
 	struct uncore_box *box;
-	struct uncore_filter_req filter;
+	u32 allowed;
+	struct uncore_aux_need aux;
+	u8 aux_choice[UNCORE_AUX_REQS];
+	u64 aux_ctl;
 	u64 max_rate;
 	u64 thr_window;
 	u32 thr_samples;
@@ -140,7 +206,7 @@ struct uncore_access_stats {
  * @used_mask: counters in use
  * @hrtimer: poll timer, pinned to @cpu, running while events are added
  * @poll_ns: current poll period
- * @filter: shared filter arbitration
+ * @aux: auxiliary-register arbitration
  * @stats: register access counts
  * @pdev: PCI function of a PCI box (NULL for MSR boxes)
  * @aux_pdev: a second function some PCI boxes need (QPI match/mask)
@@ -166,7 +232,7 @@ struct uncore_access_stats {
  * @batch: between perf's pmu_disable and pmu_enable
  * @held: the driver froze the box (BOX_CTL) to start or stop a group at
  *	once; pmu_enable, or the end of the commit, lets it run
- * @carried: counters left counting, each with its filter fields held, for
+ * @carried: counters left counting, each with its auxiliary fields held, for
  *	events a move took off the old reading CPU and has not added on the
  *	new one yet (uncore_carry()); owned by @cpu, the new one
  * @carried_ev: the event of each counter in @carried
@@ -183,7 +249,7 @@ struct uncore_box {
 	unsigned long used_mask;
 	struct hrtimer hrtimer;
 	u64 poll_ns;
-	struct uncore_filter filter;
+	struct uncore_aux aux;
 	struct uncore_access_stats stats;
 	struct pci_dev *pdev;
 	struct pci_dev *aux_pdev;
@@ -214,7 +280,9 @@ struct uncore_box {
  * @write_counter: load the event's (stopped or frozen) counter with a
  *	value; NULL if no event of the type samples through a PMI, the one
  *	user
- * @write_filter: program the shared filter (box->filter.value)
+ * @write_aux: program slot @slot's registers with @val, in the order the
+ *	registers' protocol asks; slots are written in increasing order,
+ *	all before the counter's enabling write
  */
 struct uncore_ops {
 	void (*init_box)(struct uncore_box *box);
@@ -223,7 +291,7 @@ struct uncore_ops {
 	u64 (*read_counter)(struct uncore_box *box, struct perf_event *event);
 	void (*write_counter)(struct uncore_box *box, struct perf_event *event,
 			      u64 val);
-	void (*write_filter)(struct uncore_box *box);
+	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val);
 };
 
 /**
@@ -301,14 +369,17 @@ struct uncore_format_desc {
  * @box_stride: MSR distance between boxes of this type
  * @box_offsets: MSR offset of each box from box 0, where the boxes are not
  *	evenly spaced (NULL: @box_stride apart)
- * @num_filter_fields: shared filter fields, 0 if the type has no filter
- * @filter_fields: mask of each field within the filter value
+ * @num_aux: auxiliary-register slots, 0 if the type has none
+ * @aux: the slots; the core writes them once with all-zero values after
+ *	@ops->init_box
  * @ops: how to drive it
  * @constraints: counter restrictions, terminated by a zero @counters entry
  * @formats: format/ fields, NULL-terminated by name
  * @events: events/ aliases, NULL-terminated by name
- * @hw_config: validate the type-specific parts of an event and compute
- *	hw.config and its filter request; return 0 or a negative errno
+ * @hw_config: validate the type-specific parts of an event and fill in
+ *	what it needs of the auxiliary registers (@ue->aux), narrowing
+ *	@ue->allowed where the event is tied to certain counters; return 0
+ *	or a negative errno
  * @present: does box @idx exist in package @pkg
  */
 struct uncore_type {
@@ -340,14 +411,14 @@ struct uncore_type {
 	u64 (*pmi_mask)(int idx);
 	u32 box_stride;
 	const u32 *box_offsets;
-	int num_filter_fields;
-	u64 filter_fields[UNCORE_MAX_FILTER_FIELDS];
+	int num_aux;
+	const struct uncore_aux_slot *aux;
 	const struct uncore_ops *ops;
 	const struct uncore_constraint *constraints;
 	const struct uncore_format_desc *formats;
 	const struct uncore_event_desc *events;
 	int (*hw_config)(const struct uncore_type *type, struct perf_event *event,
-			 struct uncore_filter_req *req);
+			 struct uncore_event *ue);
 	bool (*present)(const struct uncore_type *type, int idx, int pkg);
 };
 
@@ -436,7 +507,7 @@ int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
 void uncore_pci_box_remove(struct pci_dev *pdev);
 u64 uncore_event_max_rate(const struct uncore_type *type, u64 config);
 int uncore_event_config(const struct uncore_type *type, struct perf_event *event,
-			struct uncore_filter_req *req);
+			struct uncore_event *ue);
 
 /* access.c */
 int uncore_access_init(const char *part);
@@ -473,8 +544,16 @@ u32 uncore_msr_ctl(const struct uncore_box *box, int idx);
 u64 uncore_delta(u64 prev, u64 now, int width);
 int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
 			   int *assign);
-bool uncore_filter_fits(const struct uncore_filter_req *req, const int *ref,
-			u64 cur, const u64 *field_masks, int nfields);
+int uncore_aux_get(const struct uncore_aux_slot *slots,
+		   struct uncore_aux_state *st, const struct uncore_aux_need *need,
+		   u8 *choice, u32 *dirty);
+void uncore_aux_put(const struct uncore_aux_slot *slots,
+		    struct uncore_aux_state *st,
+		    const struct uncore_aux_need *need, const u8 *choice);
+struct uncore_aux_alt *uncore_aux_request(struct uncore_aux_need *need,
+					  int slot, u32 fields);
+struct uncore_aux_alt *uncore_aux_alternative(struct uncore_aux_need *need,
+					      int slot, u32 fields);
 u64 uncore_poll_period_ns(int width, u64 max_rate);
 u64 uncore_preload(s64 left, int width);
 u64 uncore_samples_due(s64 left, u64 period, s64 *next);

@@ -21,6 +21,19 @@ int uncore_max_pkgs = 2;
 
 #define OPC(x)		((u64)(x) << 52)	/* FILTER1.opc, Table 2-19 */
 
+static struct perf_event *new_event(struct kunit *test, u64 config,
+				    u64 config1, u64 config2)
+{
+	struct perf_event *event = kunit_kzalloc(test, sizeof(*event),
+						 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	event->attr.config = config;
+	event->attr.config1 = config1;
+	event->attr.config2 = config2;
+	return event;
+}
+
 static void delta_across_wrap(struct kunit *test)
 {
 	static const int widths[] = { 48, 44, 32 };
@@ -95,39 +108,169 @@ static void assign_constraints(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, assign[1], 0);
 }
 
-static void filter_sharing(struct kunit *test)
+/* An event's needs of @type's slots, as its hw_config gives them. */
+static struct uncore_event *aux_event(struct kunit *test,
+				      const struct uncore_type *type,
+				      u64 config, u64 config1)
 {
+	struct uncore_event *ue = kunit_kzalloc(test, sizeof(*ue), GFP_KERNEL);
+	struct perf_event *event = new_event(test, config, config1, 0);
+
+	KUNIT_ASSERT_NOT_NULL(test, ue);
+	KUNIT_ASSERT_EQ(test, uncore_event_config(type, event, ue), 0);
+	return ue;
+}
+
+static int aux_take(const struct uncore_type *type, struct uncore_aux_state *st,
+		    struct uncore_event *ue, u32 *dirty)
+{
+	return uncore_aux_get(type->aux, st, &ue->aux, ue->aux_choice, dirty);
+}
+
+static void aux_sharing(struct kunit *test)
+{
+	struct uncore_aux_state st = { };
+	struct uncore_event *a, *b, *c;
+	u32 dirty;
+
 	/* PCU: each band byte is a field of its own (2.8.2.2: four bands at once). */
-	const u64 *masks = bdx_pcu.filter_fields;
-	int ref[UNCORE_MAX_FILTER_FIELDS] = { 1, 0, 0, 0 };
-	u64 cur = 0x14;
-	struct uncore_filter_req req = { .fields = BIT(0), .value = 0x14 };
-
-	KUNIT_EXPECT_TRUE(test, uncore_filter_fits(&req, ref, cur, masks, 4));
-	req.value = 0x15;
-	KUNIT_EXPECT_FALSE(test, uncore_filter_fits(&req, ref, cur, masks, 4));
+	a = aux_event(test, &bdx_pcu, 0x0b, 0x14);
+	b = aux_event(test, &bdx_pcu, 0x0b, 0x15);
+	c = aux_event(test, &bdx_pcu, 0x0c, 0x20ULL << 8);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x1U);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x14ULL);
+	/* The same byte, another value: refused, nothing changes. */
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, b, &dirty), -EBUSY);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0], 1);
+	/* The same value again shares, and writes nothing. */
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x0U);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0], 2);
 	/* Another byte is free to take any value. */
-	req.fields = BIT(1);
-	req.value = 0x2000;
-	KUNIT_EXPECT_TRUE(test, uncore_filter_fits(&req, ref, cur, masks, 4));
-	/* A byte nobody uses any more may be rewritten. */
-	ref[0] = 0;
-	req.fields = BIT(0);
-	req.value = 0x15;
-	KUNIT_EXPECT_TRUE(test, uncore_filter_fits(&req, ref, cur, masks, 4));
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, c, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2014ULL);
+	/* A byte nobody uses any more may be rewritten; the others stay. */
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, b, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2015ULL);
 
-	/* CBo: FILTER0/1 are one resource; only an identical value shares. */
-	masks = bdx_cbox.filter_fields;
-	ref[0] = 1;
-	cur = OPC(0x182);
-	req.fields = BIT(0);
-	req.value = OPC(0x182);
-	KUNIT_EXPECT_TRUE(test, uncore_filter_fits(&req, ref, cur, masks, 1));
-	req.value = OPC(0x182) | BDX_CBO_F_NC;
-	KUNIT_EXPECT_FALSE(test, uncore_filter_fits(&req, ref, cur, masks, 1));
+	/* CBo: FILTER0/1 are one field; only an identical value shares. */
+	memset(&st, 0, sizeof(st));
+	a = aux_event(test, &bdx_cbox, 0x0135, OPC(0x182));
+	b = aux_event(test, &bdx_cbox, 0x0135, OPC(0x182) | BDX_CBO_F_NC);
+	c = aux_event(test, &bdx_cbox, 0x1134, 0x1ULL << 17);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_cbox, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][1], OPC(0x182) >> 32);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_cbox, &st, b, &dirty), -EBUSY);
 	/* Even a different criterion: "only one ... at a time" (2.3.2.3). */
-	req.value = 0x1ULL << 17;
-	KUNIT_EXPECT_FALSE(test, uncore_filter_fits(&req, ref, cur, masks, 1));
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_cbox, &st, c, &dirty), -EBUSY);
+
+	/* HA: address and opcode match are two slots, taken all or none. */
+	memset(&st, 0, sizeof(st));
+	a = aux_event(test, &bdx_ha, 0x0320, 0x123456000ULL | 0x5ULL << 48);
+	b = aux_event(test, &bdx_ha, 0x0220, 0x6ULL << 48);
+	c = aux_event(test, &bdx_ha, 0x0120, 0x123456000ULL);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x3U);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x23456000ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][1], 0x1ULL);
+	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x5ULL);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, b, &dirty), -EBUSY);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0], 1);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, c, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0], 2);
+	KUNIT_EXPECT_EQ(test, st.ref[1][0], 1);
+	uncore_aux_put(bdx_ha.aux, &st, &a->aux, a->aux_choice);
+	/* The address user stays; the opcode slot is free for b's value. */
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, b, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x2U);
+	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x6ULL);
+}
+
+/*
+ * Requests with alternatives, as Nehalem-EX needs them: a register pair
+ * whose halves are interchangeable (R-box IPERF/QLX), each half changing
+ * the control value differently.
+ */
+static const struct uncore_aux_slot halves[] = {
+	{ .nregs = 1, .nfields = 2,
+	  .field = { { GENMASK_ULL(31, 0) }, { GENMASK_ULL(63, 32) } } },
+	{ .nregs = 1, .nfields = 1, .field = { { GENMASK_ULL(7, 0) } } },
+};
+
+static void half_request(struct uncore_aux_need *need, u32 v)
+{
+	struct uncore_aux_alt *alt;
+
+	alt = uncore_aux_request(need, 0, BIT(0));
+	alt->val[0] = v;
+	alt->ctl = 0x100;
+	alt = uncore_aux_alternative(need, 0, BIT(1));
+	alt->val[0] = (u64)v << 32;
+	alt->ctl = 0x200;
+}
+
+static void aux_alternatives(struct kunit *test)
+{
+	struct uncore_aux_need *a, *b, *c, *d;
+	struct uncore_aux_state st = { }, before;
+	u8 ca[UNCORE_AUX_REQS], cb[UNCORE_AUX_REQS], cc[UNCORE_AUX_REQS];
+	u32 dirty;
+
+	a = kunit_kzalloc(test, 4 * sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	b = a + 1;
+	c = a + 2;
+	d = a + 3;
+	half_request(a, 1);
+	half_request(b, 2);
+	half_request(c, 3);
+	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, a, ca, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, ca[0], 0);
+	/* The first half holds another value: the second one is taken. */
+	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, b, cb, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, cb[0], 1);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x200000001ULL);
+	KUNIT_EXPECT_EQ(test, b->req[0].alt[cb[0]].ctl, 0x200ULL);
+	/* Both halves taken: a third value finds none. */
+	before = st;
+	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, c, cc, &dirty), -EBUSY);
+	KUNIT_EXPECT_EQ(test, memcmp(&st, &before, sizeof(st)), 0);
+	/* A value equal to one held shares that half. */
+	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, b, cc, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, cc[0], 1);
+	KUNIT_EXPECT_EQ(test, st.ref[0][1], 2);
+
+	/*
+	 * All or nothing: a half plus slot 1. Slot 1 holds another value, so
+	 * the half it could have had stays free.
+	 */
+	memset(&st, 0, sizeof(st));
+	st.ref[1][0] = 1;
+	st.val[1][0] = 0x7;
+	half_request(d, 4);
+	uncore_aux_request(d, 1, BIT(0))->val[0] = 0x8;
+	before = st;
+	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, d, ca, &dirty), -EBUSY);
+	KUNIT_EXPECT_EQ(test, memcmp(&st, &before, sizeof(st)), 0);
+	/* Released, slot 1 takes the new value; both slots are written. */
+	st.ref[1][0] = 0;
+	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, d, ca, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x3U);
+	uncore_aux_put(halves, &st, d, ca);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0] + st.ref[0][1] + st.ref[1][0], 0);
+
+	/* No more requests or alternatives than the arrays hold. */
+	memset(d, 0, sizeof(*d));
+	KUNIT_EXPECT_NULL(test, uncore_aux_alternative(d, 0, 1));
+	while (d->nreq < UNCORE_AUX_REQS)
+		KUNIT_EXPECT_NOT_NULL(test, uncore_aux_request(d, 0, 1));
+	KUNIT_EXPECT_NULL(test, uncore_aux_request(d, 0, 1));
+	KUNIT_EXPECT_NOT_NULL(test, uncore_aux_alternative(d, 0, 2));
+	KUNIT_EXPECT_NULL(test, uncore_aux_alternative(d, 0, 2));
 }
 
 static void poll_period(struct kunit *test)
@@ -198,24 +341,11 @@ static void capid_decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bdx_capid4_sboxes(0xc0), -EINVAL);
 }
 
-static struct perf_event *new_event(struct kunit *test, u64 config,
-				    u64 config1, u64 config2)
-{
-	struct perf_event *event = kunit_kzalloc(test, sizeof(*event),
-						 GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, event);
-	event->attr.config = config;
-	event->attr.config1 = config1;
-	event->attr.config2 = config2;
-	return event;
-}
-
 struct config_case {
 	const struct uncore_type *type;
 	u64 config, config1, config2;
 	int err;
-	u32 fields;
+	u32 fields;	/* bit 4 * slot + field: what its requests need */
 	u64 hw;		/* expected hw.config if not attr.config */
 };
 
@@ -264,9 +394,9 @@ static const struct config_case config_cases[] = {
 
 	/* HA: ADDR_OPC_MATCH subevents use the address and/or the opcode. */
 	OK(bdx_ha, 0x0120, 0x12345000, 1),
-	OK(bdx_ha, 0x0220, 0x12ULL << 48, 2),
-	OK(bdx_ha, 0x0320, 0x3fff00000000ULL | (0x3fULL << 48), 3),
-	OK(bdx_ha, 0x1020, 0x5ULL << 48, 2),
+	OK(bdx_ha, 0x0220, 0x12ULL << 48, 0x10),
+	OK(bdx_ha, 0x0320, 0x3fff00000000ULL | (0x3fULL << 48), 0x11),
+	OK(bdx_ha, 0x1020, 0x5ULL << 48, 0x10),
 	OK(bdx_ha, 0x0301, 0, 0),
 	BAD(bdx_ha, 0x0120, 0x12345040, 0),	/* below 4 KiB */
 	BAD(bdx_ha, 0x0120, 0x12ULL << 48, 0),	/* opcode on ADDR only */
@@ -328,14 +458,19 @@ static void config_validation(struct kunit *test)
 		const struct config_case *c = &config_cases[i];
 		struct perf_event *event = new_event(test, c->config, c->config1,
 						     c->config2);
-		struct uncore_filter_req req;
-		int err = uncore_event_config(c->type, event, &req);
+		struct uncore_event ue = { };
+		int err = uncore_event_config(c->type, event, &ue);
+		u32 fields = 0;
+		int r;
 
 		KUNIT_EXPECT_EQ_MSG(test, err, c->err, "%s case %d config 0x%llx config1 0x%llx",
 				    c->type->name, i, c->config, c->config1);
 		if (err || c->err)
 			continue;
-		KUNIT_EXPECT_EQ_MSG(test, req.fields, c->fields,
+		for (r = 0; r < ue.aux.nreq; r++)
+			fields |= ue.aux.req[r].alt[0].fields <<
+				  (4 * ue.aux.req[r].alt[0].slot);
+		KUNIT_EXPECT_EQ_MSG(test, fields, c->fields,
 				    "%s case %d", c->type->name, i);
 		KUNIT_EXPECT_EQ(test, event->hw.config,
 				c->hw ? c->hw :
@@ -372,20 +507,18 @@ static void constraints_and_rates(struct kunit *test)
 }
 
 /* The QPI match/mask packing round-trips every valid register bit. */
-static void qpi_match_packing(struct kunit *test)
+static void qpi_match_registers(struct kunit *test)
 {
-	u64 cfg = BDX_QPI_CFG_VALID;
-	u32 m0, m1;
+	struct uncore_event *ue;
 
-	bdx_qpi_unpack(bdx_qpi_pack(cfg), &m0, &m1);
-	KUNIT_EXPECT_EQ(test, m0, (u32)BDX_QPI_MM0_VALID);
-	KUNIT_EXPECT_EQ(test, m1, (u32)BDX_QPI_MM1_VALID);
-	cfg = 0x1c00 | 0x8ULL << 48 | 0x5ULL << 32 | BIT_ULL(31);
-	bdx_qpi_unpack(bdx_qpi_pack(cfg), &m0, &m1);
-	KUNIT_EXPECT_EQ(test, m0, 0x80001c00U);
-	KUNIT_EXPECT_EQ(test, m1, 0x80005U);
-	/* Distinct fields stay distinct: packing loses nothing. */
-	KUNIT_EXPECT_NE(test, bdx_qpi_pack(0x8ULL << 48), bdx_qpi_pack(0x8ULL << 32));
+	/* config1 = MATCH1:MATCH0, config2 = MASK1:MASK0, register for register. */
+	ue = aux_event(test, &bdx_qpi, BDX_QPI_CTO_COUNT,
+		       0x1c00 | 0x8ULL << 48 | 0x5ULL << 32 | BIT_ULL(31));
+	KUNIT_ASSERT_EQ(test, ue->aux.nreq, 1);
+	KUNIT_EXPECT_EQ(test, ue->aux.req[0].alt[0].val[0], 0x80001c00ULL);
+	KUNIT_EXPECT_EQ(test, ue->aux.req[0].alt[0].val[1], 0x80005ULL);
+	KUNIT_EXPECT_EQ(test, ue->aux.req[0].alt[0].val[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, ue->aux.req[0].alt[0].val[3], 0ULL);
 }
 
 /* A counter that advances by @step between config reads. */
@@ -566,11 +699,12 @@ static struct kunit_case uncore_logic_cases[] = {
 	KUNIT_CASE(samples_due),
 	KUNIT_CASE(scale_period),
 	KUNIT_CASE(period_bookkeeping),
-	KUNIT_CASE(qpi_match_packing),
+	KUNIT_CASE(qpi_match_registers),
 	KUNIT_CASE(split_read),
 	KUNIT_CASE(delta_across_wrap),
 	KUNIT_CASE(assign_constraints),
-	KUNIT_CASE(filter_sharing),
+	KUNIT_CASE(aux_sharing),
+	KUNIT_CASE(aux_alternatives),
 	KUNIT_CASE(poll_period),
 	KUNIT_CASE(nodeid_decode),
 	KUNIT_CASE(capid_decode),
