@@ -14,8 +14,8 @@
 #include <asm/intel-family.h>
 
 #include "uncore.h"
-#include "bdx.h"
-#include "p4mp.h"
+#include "bdx/bdx.h"
+#include "p4mp/p4mp.h"
 
 int uncore_max_pkgs;
 

@@ -11,7 +11,7 @@
 #include "../../drivers/sim/bdx_regs.c"
 #include "../../drivers/sim/bdx_pci_regs.c"
 /* The driver's pure arithmetic, for the freeze-window test. */
-#include "../../drivers/uncore/logic.c"
+#include "../../drivers/uncore/core/logic.c"
 
 #define UCLK_HZ		2000000000ULL
 #define DCLK_HZ		1000000000ULL
@@ -874,7 +874,7 @@ static void sim_test_next_carry(struct kunit *test)
 }
 
 /*
- * Freeze-window accounting: the driver's arithmetic (drivers/uncore/logic.c)
+ * Freeze-window accounting: the driver's arithmetic (drivers/uncore/core/logic.c)
  * run as its PMI handler runs it, on the model. A UBox event sampled at
  * period 100 counts on between its overflow and the freeze: those counts
  * belong to the next period. While the package is frozen nothing counts;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeout: 600
-# Event aliases (drivers/uncore/bdx_events.tsv): each box type has exactly
+# Event aliases (drivers/uncore/bdx/bdx_events.tsv): each box type has exactly
 # the aliases the table gives it, with their encodings; perf and the driver
 # accept every alias of every uncore PMU; and they accept every uncore event
 # of perf's own broadwellx JSON. One TAP line per box type and check.

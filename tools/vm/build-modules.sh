@@ -28,7 +28,7 @@ mkdir -p "$dst"
 # the KUnit step, which includes the generated bdx_events.c, finds it).
 rsync -a --delete \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-	--exclude=/drivers/uncore/bdx_events.c \
+	--exclude=/drivers/uncore/bdx/bdx_events.c \
 	--exclude='.*.cmd' --exclude='*.a' --exclude='modules.order' \
 	--exclude='Module.symvers' --exclude='*.dwo' --exclude='.*.d' \
 	"$REPO/Kbuild" "$REPO/Makefile" "$REPO/drivers" "$REPO/include" "$REPO/tests" \
