@@ -38,9 +38,12 @@ inj() {
 		sim_inject "pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=\$2"
 }
 inj 7 200 && sim_settle 1 || exit 1
+pkg1() { awk '\$1 == 1 { print "cpu=" \$2, "up=" \$5 }' /sys/kernel/debug/uncore_pmu/packages; }
 for c in $cpus; do echo 0 >/sys/devices/system/cpu/cpu\$c/online || exit 1; done
+pkg1 >/tmp/pkg_off
 inj 1000 1000 || exit 1
 echo 1 >/sys/devices/system/cpu/cpu$r1/online || exit 1
+pkg1 >/tmp/pkg_on
 inj 42 300 && sim_settle 1 && echo ok >/tmp/done
 END
 rm -f /tmp/done
@@ -50,6 +53,8 @@ pstat "$out" --no-scale -a -e "uncore_cbox_$cbo/event=0x35,umask=0x08,name=cbo/"
 for c in $cpus; do echo 1 >"/sys/devices/system/cpu/cpu$c/online"; done
 grep -v "^#" "$out" | sed 's/^/# /'
 is "$(cat /tmp/done 2>/dev/null)" ok "package 1 went offline and came back, every injection settled"
+is "$(cat /tmp/pkg_off 2>/dev/null)" "cpu=-1 up=0" "package 1's exit ran with its last CPU"
+is "$(cat /tmp/pkg_on 2>/dev/null)" "cpu=$r1 up=1" "its init ran again with CPU $r1"
 is "$(val_total "$out" cbo)" 49 "the CBo event counts 7 before and 42 after, nothing while parked"
 pct=$(awk -F, '$3 == "cbo" { print int($5) }' "$out")
 ok "[ '$pct' -gt 0 ] && [ '$pct' -lt 100 ]" "perf saw the parked time as not running ($pct%)"

@@ -31,20 +31,6 @@
 static const struct uncore_platform *uncore_plat;
 static struct uncore_pmu **uncore_pmus;
 static int uncore_n_pmus;
-/* Reading CPU of each logical package, -1 while none is online. */
-static int *uncore_pkg_cpu;
-/*
- * While a package has no CPU online, the CPU whose contexts hold its
- * events (uncore_pkg_move()), -1 if none. A parking CPU reads no package
- * and parks no other: perf_pmu_migrate_context() moves all of a pmu's
- * events on a CPU, so that CPU's must all belong to one package.
- */
-static int *uncore_pkg_park;
-/*
- * A package's reading CPU is changing (uncore_pkg_move()): event_init
- * waits for the end on uncore_move_wq. Set under uncore_open_lock.
- */
-static bool *uncore_pkg_moving;
 static DECLARE_WAIT_QUEUE_HEAD(uncore_move_wq);
 
 /**
@@ -121,7 +107,30 @@ struct uncore_pkg_pmi {
 	bool moving;
 };
 
-static struct uncore_pkg_pmi *uncore_pmi;
+/**
+ * struct uncore_package - the core's state of one logical package
+ * @cpu: its reading CPU, -1 while none is online
+ * @park: while it has no CPU online, the CPU whose contexts hold its
+ *	events (uncore_pkg_move()), -1 if none. A parking CPU reads no
+ *	package and parks no other: perf_pmu_migrate_context() moves all of
+ *	a pmu's events on a CPU, so that CPU's must all belong to one package
+ * @moving: its reading CPU is changing (uncore_pkg_move()): event_init
+ *	waits for the end on uncore_move_wq. Set under uncore_open_lock
+ * @up: the platform's pkg_init() ran and its pkg_exit() has not
+ * @pmi: its PMI state, if the platform has a PMI
+ *
+ * @cpu, @park, @up and @pmi.cpu change in the CPU hotplug callbacks,
+ * which cpuhp serialises; they are read elsewhere with READ_ONCE().
+ */
+struct uncore_package {
+	int cpu;
+	int park;
+	bool moving;
+	bool up;
+	struct uncore_pkg_pmi pmi;
+};
+
+static struct uncore_package *uncore_pkgs;
 static bool uncore_nmi_registered;
 
 /*
@@ -707,7 +716,7 @@ static bool uncore_pmi_routable(int cpu)
  */
 static bool uncore_pmi_reachable(const struct uncore_box *box)
 {
-	return box->pmi_mask && !READ_ONCE(uncore_pmi[box->pkg].moving) &&
+	return box->pmi_mask && !READ_ONCE(uncore_pkgs[box->pkg].pmi.moving) &&
 	       uncore_pmi_routable(smp_processor_id());
 }
 
@@ -1247,7 +1256,7 @@ static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 
 	if (pkg < 0 || pkg >= uncore_max_pkgs)
 		return NMI_DONE;
-	p = &uncore_pmi[pkg];
+	p = &uncore_pkgs[pkg].pmi;
 	rcpu = READ_ONCE(p->cpu);
 	if (rcpu < 0 || !p->gbox)
 		return NMI_DONE;
@@ -1333,7 +1342,7 @@ static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 /* Sampling event @event joins or leaves its box's PMI duty. */
 static void uncore_pmi_attach(struct uncore_box *box)
 {
-	struct uncore_pkg_pmi *p = &uncore_pmi[box->pkg];
+	struct uncore_pkg_pmi *p = &uncore_pkgs[box->pkg].pmi;
 	u32 st;
 
 	uncore_pmi_arm(p);
@@ -2048,7 +2057,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	 */
 again:
 	if (wait_event_killable(uncore_move_wq,
-				!READ_ONCE(uncore_pkg_moving[pkg]))) {
+				!READ_ONCE(uncore_pkgs[pkg].moving))) {
 		err = -EINTR;
 		goto free;
 	}
@@ -2062,7 +2071,7 @@ again:
 	if (err)
 		goto out;
 	spin_lock(&uncore_open_lock);
-	if (uncore_pkg_moving[pkg]) {
+	if (uncore_pkgs[pkg].moving) {
 		spin_unlock(&uncore_open_lock);
 		mutex_unlock(&uncore_box_mutex);
 		goto again;
@@ -2141,7 +2150,7 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 	 * compared with NULL, each read once.
 	 */
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		cpu = READ_ONCE(uncore_pkg_cpu[pkg]);
+		cpu = READ_ONCE(uncore_pkgs[pkg].cpu);
 		if (READ_ONCE(upmu->boxes[pkg]) && cpu >= 0)
 			cpumask_set_cpu(cpu, mask);
 	}
@@ -2355,14 +2364,31 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(uncore_boxes);
 
+/* Each package's reading CPU, parking CPU, and whether it is up. */
+static int uncore_packages_show(struct seq_file *m, void *v)
+{
+	int pkg;
+
+	seq_puts(m, "# pkg cpu park moving up\n");
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_package *p = &uncore_pkgs[pkg];
+
+		seq_printf(m, "%d %d %d %d %d\n", pkg, READ_ONCE(p->cpu),
+			   READ_ONCE(p->park), READ_ONCE(p->moving),
+			   READ_ONCE(p->up));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_packages);
+
 /* Each package's PMI routing and what its handler did. */
 static int uncore_pmi_show(struct seq_file *m, void *v)
 {
 	int pkg;
 
 	seq_puts(m, "# pkg cpu nmi handled periods owed_nmi owed\n");
-	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
-		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
 
 		seq_printf(m, "%d %d %lld %llu %llu %lld %d\n", pkg,
 			   READ_ONCE(p->cpu), atomic64_read(&p->nmi),
@@ -2561,7 +2587,7 @@ static void uncore_pkg_pmi_resume(void *info)
  */
 static void uncore_pkg_pmi_settle(int pkg, int to)
 {
-	struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+	struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
 
 	WRITE_ONCE(p->moving, false);
 	if (to < 0)
@@ -2613,7 +2639,7 @@ static bool uncore_cpu_taken(int cpu)
 	int pkg;
 
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
-		if (uncore_pkg_cpu[pkg] == cpu || uncore_pkg_park[pkg] == cpu)
+		if (uncore_pkgs[pkg].cpu == cpu || uncore_pkgs[pkg].park == cpu)
 			return true;
 	return false;
 }
@@ -2640,10 +2666,10 @@ static void uncore_repark(int cpu, int except)
 	int pkg, to;
 
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		if (uncore_pkg_park[pkg] != cpu)
+		if (uncore_pkgs[pkg].park != cpu)
 			continue;
 		to = uncore_find_park(cpu, except);
-		WRITE_ONCE(uncore_pkg_park[pkg], to);
+		WRITE_ONCE(uncore_pkgs[pkg].park, to);
 		if (to < 0) {
 			pr_warn("package %d: no CPU left to hold its events while it is offline; they stop for good\n",
 				pkg);
@@ -2668,12 +2694,12 @@ static void uncore_pkg_move(int pkg, int from, int to)
 	int i, park = -1;
 
 	spin_lock(&uncore_open_lock);
-	WRITE_ONCE(uncore_pkg_moving[pkg], true);
+	WRITE_ONCE(uncore_pkgs[pkg].moving, true);
 	spin_unlock(&uncore_open_lock);
 	uncore_wait_opens(from);
-	if (uncore_pmi)
-		WRITE_ONCE(uncore_pmi[pkg].moving, true);
-	WRITE_ONCE(uncore_pkg_cpu[pkg], to);
+	if (uncore_plat->pmi)
+		WRITE_ONCE(uncore_pkgs[pkg].pmi.moving, true);
+	WRITE_ONCE(uncore_pkgs[pkg].cpu, to);
 	/*
 	 * With no CPU left, the package's events are parked on a CPU that
 	 * reads no box of theirs: its add() refuses them, so they stay off
@@ -2682,7 +2708,7 @@ static void uncore_pkg_move(int pkg, int from, int to)
 	 */
 	if (to < 0) {
 		park = uncore_find_park(from, -1);
-		WRITE_ONCE(uncore_pkg_park[pkg], park);
+		WRITE_ONCE(uncore_pkgs[pkg].park, park);
 		if (park < 0)
 			pr_warn("package %d: no CPU to hold its events while it is offline; they stop for good\n",
 				pkg);
@@ -2703,16 +2729,16 @@ static void uncore_pkg_move(int pkg, int from, int to)
 	if (to >= 0)
 		smp_call_function_single(to, uncore_pkg_uncarry,
 					 (void *)(long)pkg, true);
-	if (uncore_pmi)
+	if (uncore_plat->pmi)
 		uncore_pkg_pmi_settle(pkg, to);
-	WRITE_ONCE(uncore_pkg_moving[pkg], false);
+	WRITE_ONCE(uncore_pkgs[pkg].moving, false);
 	wake_up_all(&uncore_move_wq);
 }
 
 static int uncore_cpu_online(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);
-	int cur = uncore_pkg_cpu[pkg];
+	int cur = uncore_pkgs[pkg].cpu;
 	int i, park;
 
 	if (cur >= 0) {
@@ -2727,7 +2753,10 @@ static int uncore_cpu_online(unsigned int cpu)
 	}
 
 	/* First CPU of the package: it reads the package's boxes from now on. */
-	WRITE_ONCE(uncore_pkg_cpu[pkg], cpu);
+	if (uncore_plat->pkg_init)
+		uncore_plat->pkg_init(pkg);
+	WRITE_ONCE(uncore_pkgs[pkg].up, true);
+	WRITE_ONCE(uncore_pkgs[pkg].cpu, cpu);
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
 
@@ -2738,9 +2767,9 @@ static int uncore_cpu_online(unsigned int cpu)
 			uncore_box_init(box);
 	}
 	/* Events parked while the package had no CPU: they resume here. */
-	park = uncore_pkg_park[pkg];
+	park = uncore_pkgs[pkg].park;
 	if (park >= 0) {
-		WRITE_ONCE(uncore_pkg_park[pkg], -1);
+		WRITE_ONCE(uncore_pkgs[pkg].park, -1);
 		uncore_pkg_migrate(pkg, park, cpu);
 	}
 	return 0;
@@ -2753,7 +2782,7 @@ static int uncore_cpu_offline(unsigned int cpu)
 	int target = -1, other;
 
 	uncore_repark(cpu, -1);
-	if (uncore_pkg_cpu[pkg] != cpu)
+	if (uncore_pkgs[pkg].cpu != cpu)
 		return 0;
 
 	for_each_online_cpu(other) {
@@ -2767,6 +2796,12 @@ static int uncore_cpu_offline(unsigned int cpu)
 	if (target >= 0)
 		uncore_repark(target, cpu);
 	uncore_pkg_move(pkg, cpu, target);
+	/* Its last CPU: no event counts here any more, its boxes are off. */
+	if (target < 0) {
+		if (uncore_plat->pkg_exit)
+			uncore_plat->pkg_exit(pkg);
+		WRITE_ONCE(uncore_pkgs[pkg].up, false);
+	}
 	return 0;
 }
 
@@ -3012,7 +3047,7 @@ int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
 		err = -EBUSY;
 	} else {
 		/* Config space is reachable from any CPU: reset it now. */
-		box->cpu = uncore_pkg_cpu[pkg];
+		box->cpu = uncore_pkgs[pkg].cpu;
 		uncore_box_init(box);
 		WRITE_ONCE(upmu->boxes[pkg], box);
 	}
@@ -3145,11 +3180,8 @@ static int uncore_pmi_init(void)
 	if (!pmi)
 		return 0;
 	gpmu = uncore_find_pmu(pmi->type, 0);
-	uncore_pmi = kcalloc(uncore_max_pkgs, sizeof(*uncore_pmi), GFP_KERNEL);
-	if (!uncore_pmi)
-		return -ENOMEM;
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		struct uncore_pkg_pmi *p = &uncore_pmi[pkg];
+		struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
 
 		p->cpu = -1;
 		p->gbox = gpmu ? gpmu->boxes[pkg] : NULL;
@@ -3160,11 +3192,8 @@ static int uncore_pmi_init(void)
 	}
 	err = register_nmi_handler(NMI_LOCAL, uncore_nmi_handler, 0,
 				   KBUILD_MODNAME);
-	if (err) {
-		kfree(uncore_pmi);
-		uncore_pmi = NULL;
+	if (err)
 		return err;
-	}
 	uncore_nmi_registered = true;
 	return 0;
 }
@@ -3182,22 +3211,21 @@ static void uncore_pmi_exit(void)
 {
 	int pkg;
 
+	if (!uncore_nmi_registered)
+		return;
 	cpus_read_lock();
-	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++) {
-		int cpu = uncore_pmi[pkg].cpu;
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		int cpu = uncore_pkgs[pkg].pmi.cpu;
 
 		if (cpu >= 0 && cpu_online(cpu))
 			smp_call_function_single(cpu, uncore_pmi_disarm,
-						 &uncore_pmi[pkg], true);
+						 &uncore_pkgs[pkg].pmi, true);
 	}
 	cpus_read_unlock();
-	if (uncore_nmi_registered)
-		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+	unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
 	uncore_nmi_registered = false;
-	for (pkg = 0; uncore_pmi && pkg < uncore_max_pkgs; pkg++)
-		uncore_pmi_sync(&uncore_pmi[pkg]);
-	kfree(uncore_pmi);
-	uncore_pmi = NULL;
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		uncore_pmi_sync(&uncore_pkgs[pkg].pmi);
 }
 
 /**
@@ -3215,19 +3243,13 @@ int uncore_core_init(const struct uncore_platform *plat)
 	int err, i, pkg;
 
 	uncore_plat = plat;
-	uncore_pkg_cpu = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_cpu),
-				 GFP_KERNEL);
-	uncore_pkg_park = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_park),
-				  GFP_KERNEL);
-	uncore_pkg_moving = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkg_moving),
-				    GFP_KERNEL);
-	if (!uncore_pkg_cpu || !uncore_pkg_park || !uncore_pkg_moving) {
-		err = -ENOMEM;
-		goto free_pkg;
-	}
+	uncore_pkgs = kcalloc(uncore_max_pkgs, sizeof(*uncore_pkgs), GFP_KERNEL);
+	if (!uncore_pkgs)
+		return -ENOMEM;
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		uncore_pkg_cpu[pkg] = -1;
-		uncore_pkg_park[pkg] = -1;
+		uncore_pkgs[pkg].cpu = -1;
+		uncore_pkgs[pkg].park = -1;
+		uncore_pkgs[pkg].pmi.cpu = -1;
 	}
 
 	err = uncore_alloc_all();
@@ -3260,6 +3282,8 @@ int uncore_core_init(const struct uncore_platform *plat)
 			    &uncore_access_fops);
 	debugfs_create_file("boxes", 0400, uncore_debugfs, NULL,
 			    &uncore_boxes_fops);
+	debugfs_create_file("packages", 0400, uncore_debugfs, NULL,
+			    &uncore_packages_fops);
 	debugfs_create_file("pmi", 0400, uncore_debugfs, NULL,
 			    &uncore_pmi_fops);
 	debugfs_create_file("samples", 0400, uncore_debugfs, NULL,
@@ -3280,10 +3304,8 @@ unregister:
 free:
 	uncore_pmi_exit();
 	uncore_free_all();
-free_pkg:
-	kfree(uncore_pkg_moving);
-	kfree(uncore_pkg_park);
-	kfree(uncore_pkg_cpu);
+	kfree(uncore_pkgs);
+	uncore_pkgs = NULL;
 	return err;
 }
 
@@ -3299,7 +3321,6 @@ void uncore_core_exit(void)
 	cpuhp_remove_state(uncore_hp_state);
 	uncore_pmi_exit();
 	uncore_free_all();
-	kfree(uncore_pkg_moving);
-	kfree(uncore_pkg_park);
-	kfree(uncore_pkg_cpu);
+	kfree(uncore_pkgs);
+	uncore_pkgs = NULL;
 }

@@ -484,6 +484,13 @@ struct uncore_pmi {
  * @cleanup: undo @discover, or NULL
  * @pci_driver: binds the PCI boxes (of types with .pci), or NULL
  * @pmi: the overflow interrupt path, NULL if the part has none
+ * @pkg_init: package @pkg gained its first online CPU: set up what its
+ *	boxes need to count (a global enable). On that CPU, in its CPU
+ *	hotplug online callback (or module load), before the package's MSR
+ *	boxes are initialized; NULL if nothing is needed
+ * @pkg_exit: package @pkg's last online CPU is going: undo @pkg_init. On
+ *	that CPU, in its offline callback (or module unload), after the
+ *	package's events have been parked elsewhere; NULL if not needed
  */
 struct uncore_platform {
 	const char *id;
@@ -494,6 +501,8 @@ struct uncore_platform {
 	void (*cleanup)(void);
 	struct pci_driver *pci_driver;
 	const struct uncore_pmi *pmi;
+	void (*pkg_init)(int pkg);
+	void (*pkg_exit)(int pkg);
 };
 
 /* main.c */

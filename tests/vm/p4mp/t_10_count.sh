@@ -30,6 +30,11 @@ is "$(cat $PMUS/uncore_ibusq_lat/counter_width)" 64 "the latency counter is 64 b
 is "$(cat $PMUS/uncore_ibusq_lat/events/ibusq_latency)" config=0 "latency alias"
 # One reading CPU per package: the HT siblings share the registers.
 is "$(cat $PMUS/uncore_ibusq/cpumask)" "$FIRST_0,$FIRST_1" "cpumask: one CPU per package ($FIRST_0,$FIRST_1)"
+dbg=/sys/kernel/debug/uncore_pmu
+is "$(awk '!/^#/ { printf "%s:%s:%s ", $1, $2, $5 }' $dbg/packages)" "0:$FIRST_0:1 1:$FIRST_1:1 " \
+	"debugfs packages: both up, read by their first CPUs"
+# A part without a PMI still has the file; it once dereferenced NULL here.
+is "$(awk '!/^#/ { printf "%s ", $2 }' $dbg/pmi)" "-1 -1 " "debugfs pmi: no package routes a PMI"
 
 # Both counters of each unit on each package, a distinct count each. The
 # first event of a unit takes counter 0; the state dump taken while they
