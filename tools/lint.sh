@@ -52,7 +52,7 @@ run_sparse_w1() {
 # The harness and the guest-side tests (busybox sh).
 run_shellcheck() {
 	command -v shellcheck >/dev/null || { echo "lint: shellcheck not installed, skipped" >&2; return 0; }
-	(cd "$REPO" && shellcheck -x tools/*.sh tools/vm/*.sh .ci/run) || finding "shellcheck (host)"
+	(cd "$REPO" && shellcheck -x tools/*.sh tools/vm/*.sh tests/gen/*.sh .ci/run) || finding "shellcheck (host)"
 	(cd "$REPO" && shellcheck -x -s sh tools/vm/init tests/vm/*.sh tests/vm/*/*.sh) ||
 		finding "shellcheck (guest)"
 }

@@ -1,15 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# gen_events.awk: turn an event table (bdx_events.tsv) into C.
+# gen_events.awk: turn a family's event table (drivers/uncore/<family>/
+# <prefix>_events.tsv) into C.
 #
 #	awk -f gen_events.awk bdx_events.tsv > bdx_events.c
 #
 # For each type T the table declares, the output defines
 # <prefix>_T_events[] (struct uncore_event_desc, NULL-name terminated) and
 # <prefix>_T_constraints[] (struct uncore_constraint, zero-counters
-# terminated), and records the number of aliases per type as the module
-# info field <prefix>_event_counts ("T=N T=N ..."), which the guest tests
-# read with modinfo. The table's own header says what its columns mean.
+# terminated), <prefix>_T_avail[] (struct uncore_avail, NULL-avail
+# terminated) if any row of T has an availability, and records the number
+# of aliases per type as the module info field <prefix>_event_counts
+# ("T=N T=N ..."), which the guest tests read with modinfo. Each family has
+# a table of its own. The table's own header says what its columns mean;
+# the columns and directives every table shares:
+#
+#   type alias config scale unit ctrs maxinc ref [avail]
+#   %prefix P            arrays are P_<type>_...
+#   %type T N BITS FIELDS
+#                        type T with N counters; BITS: the config bits the
+#                        event field fills, low first; FIELDS: the format/
+#                        fields an alias may set
+#   %key T FIELD BITS    FIELD (one of T's) is part of the event's key, in
+#                        config bits BITS: rows that set it get constraint
+#                        and availability entries of their own, matched
+#                        before the event's plain one
+#   %group T CODE MASK   one constraint entry for these events
+#
+# avail, if given and not "-", names a condition the platform evaluates
+# (struct uncore_platform.available): where it is false, the alias is not
+# listed and the event (its key) is refused.
 #
 # Any error (a malformed row, a duplicate alias, an unknown type or field,
 # rows of one event that disagree on their counters) is reported as
@@ -152,7 +172,29 @@ function hex(v) {
 	ncount[t] = $3 + 0
 	order[++ntypes] = t
 	nrows[t] = 0
-	ncons[t] = 0
+	next
+}
+
+/^%key/ {
+	if (NF != 4 || !($2 in ncount) || !(($2, $3) in field) || $3 == "event" ||
+	    $4 !~ /^[0-9]+-[0-9]+$/) {
+		err("malformed %key line: want %key TYPE FIELD LO-HI of a declared type and field")
+		next
+	}
+	split($4, r, "-")
+	if (r[1] + 0 > r[2] + 0 || r[2] + 0 > 52) {
+		err("%key " $2 " " $3 ": bad bits '" $4 "'")
+		next
+	}
+	for (b = r[1] + 0; b <= r[2] + 0; b++) {
+		if (bit(cmask[$2], b) || bit(kmaskall[$2], b)) {
+			err("%key " $2 " " $3 ": bit " b " is already a key bit")
+			next
+		}
+		kmaskall[$2] += p2[b]
+	}
+	keylo[$2, $3] = r[1] + 0
+	keyhi[$2, $3] = r[2] + 0
 	next
 }
 
@@ -173,8 +215,13 @@ function hex(v) {
 }
 
 {
-	if (NF != 8) {
-		err("malformed row: " NF " fields, want 8 (type alias config scale unit ctrs maxinc ref)")
+	if (NF != 8 && NF != 9) {
+		err("malformed row: " NF " fields, want 8 or 9 (type alias config scale unit ctrs maxinc ref [avail])")
+		next
+	}
+	av = NF == 9 && $9 != "-" ? $9 : ""
+	if (av != "" && av !~ /^[a-z][a-z0-9_]*$/) {
+		err("bad avail '" $9 "'")
 		next
 	}
 	t = $1
@@ -208,7 +255,7 @@ function hex(v) {
 			bad = 1
 			break
 		}
-		used[kv[1]] = 1
+		used[kv[1]] = num(kv[2])
 		if (kv[1] == "event")
 			ev = num(kv[2])
 	}
@@ -222,6 +269,23 @@ function hex(v) {
 		err("event " hex(ev) " does not fit the " evbits[t] " event bits of " t)
 		next
 	}
+	# The key fields the row sets, in their config bits.
+	kcode = 0
+	kmask = 0
+	for (f in used) {
+		if (!((t, f) in keylo))
+			continue
+		w = keyhi[t, f] - keylo[t, f] + 1
+		if (used[f] >= p2[w]) {
+			err("key field " f "=" hex(used[f]) " does not fit its " w " bits")
+			bad = 1
+			break
+		}
+		kcode += used[f] * p2[keylo[t, f]]
+		kmask += (p2[w] - 1) * p2[keylo[t, f]]
+	}
+	if (bad)
+		next
 
 	if ($4 != "-" && $4 !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) {
 		err("bad scale '" $4 "'")
@@ -242,6 +306,8 @@ function hex(v) {
 			err("a fixed-counter row must be event=0xff")
 			next
 		}
+		code = 255
+		cm = cmask[t]
 	} else {
 		if (ev == 255) {
 			err("event=0xff selects the fixed counter: ctrs must be fixed")
@@ -262,6 +328,7 @@ function hex(v) {
 			if (bit(ev, i))
 				code += p2[evbit[t, i]]
 		cm = cmask[t]
+		grouped = 0
 		for (g = 1; g <= ngroup[t]; g++) {
 			c = 0
 			for (b = 0; b < 53 && p2[b] <= gmask[t, g]; b++)
@@ -270,19 +337,16 @@ function hex(v) {
 			if (c == gcode[t, g]) {
 				code = gcode[t, g]
 				cm = gmask[t, g]
+				grouped = 1
 				break
 			}
 		}
-		want = ctrs " " ($7 + 0) " " cm
-		if ((t, code) in cons) {
-			if (cons[t, code] != want)
-				err("event " hex(code) " of " t ": ctrs/maxinc differ from line " consline[t, code])
-		} else {
-			cons[t, code] = want
-			consline[t, code] = FNR
-			conscode[t, ++ncons[t]] = code
-		}
+		# A group's events share one entry: their key fields do not count.
+		if (grouped)
+			kmask = kcode = 0
+		note("c", t, code, cm, kcode, kmask, ctrs " " ($7 + 0))
 	}
+	note("a", t, code, cm, kcode, kmask, av)
 
 	n = ++nrows[t]
 	rname[t, n] = alias
@@ -290,6 +354,104 @@ function hex(v) {
 	rscale[t, n] = $4 == "-" ? "" : $4
 	runit[t, n] = $5 == "-" ? "" : $5
 	rcompat[t, n] = $8 ~ /^(mainline|driver)/
+	ravail[t, n] = av
+}
+
+# Record value @val of kind @k ("c" constraints, "a" availability) for a
+# row of event @code (@cm its plain key bits) whose key fields add @kcode
+# in bits @kmask. Rows of one event that disagree are an error, unless the
+# type has key fields: the event's entry then splits by key.
+function note(k, t, code, cm, kcode, kmask, val,    P, K, j, n) {
+	P = k SUBSEP t SUBSEP code SUBSEP cm
+	if (!(P in pval)) {
+		pval[P] = val
+		pline[P] = FNR
+		n = ++pn[k, t]
+		pcodeL[k, t, n] = code
+		pcmL[k, t, n] = cm
+	} else if (pval[P] != val) {
+		if (kmaskall[t] == 0)
+			err("event " hex(code) " of " t ": " (k == "c" ? "ctrs/maxinc" : "avail") \
+			    " differs from line " pline[P])
+		pmixed[P] = 1
+	}
+	if (!kmask) {
+		if (kmaskall[t] && (P in prow) && prow[P] != val)
+			err("event " hex(code) " of " t ": " (k == "c" ? "ctrs/maxinc" : "avail") \
+			    " differs from line " prowline[P])
+		prow[P] = val
+		prowline[P] = FNR
+		return
+	}
+	K = P SUBSEP (code + kcode) SUBSEP (cm + kmask)
+	if (K in kval) {
+		if (kval[K] != val)
+			err("event " hex(code + kcode) " of " t ": " (k == "c" ? "ctrs/maxinc" : "avail") \
+			    " differs from line " kline[K])
+		return
+	}
+	kval[K] = val
+	kline[K] = FNR
+	j = ++kn[P]
+	kcodeL[P, j] = code + kcode
+	kcmL[P, j] = cm + kmask
+}
+
+# Is @val what an event without an entry gets anyway?
+function is_default(k, t, val,    f) {
+	if (k == "a")
+		return val == ""
+	split(val, f, " ")
+	return f[1] + 0 == p2[ncount[t]] - 1 && f[2] + 0 <= 1
+}
+
+function emit_entry(k, t, code, cm, val,    f) {
+	if (k == "a") {
+		printf "\t{ .code = %s, .cmask = %s, .avail = \"%s\" },\n",
+		       hex(code), hex(cm), val
+		return
+	}
+	split(val, f, " ")
+	printf "\t{ .code = %s, .cmask = %s, .counters = %s, .max_inc = %d },\n",
+	       hex(code), hex(cm), hex(f[1]), f[2]
+}
+
+# The entries of kind @k, by event code; an event whose rows differ by key
+# gets one entry per key first (a lookup takes the first match), then its
+# plain one. Return how many were printed.
+function emit_entries(k, t,    i, j, n, P, order, plain, printed) {
+	n = pn[k, t]
+	for (i = 1; i <= n; i++) {
+		for (j = i - 1; j > 0 && pcodeL[k, t, order[j]] > pcodeL[k, t, i]; j--)
+			order[j + 1] = order[j]
+		order[j + 1] = i
+	}
+	printed = 0
+	for (i = 1; i <= n; i++) {
+		P = k SUBSEP t SUBSEP pcodeL[k, t, order[i]] SUBSEP pcmL[k, t, order[i]]
+		if (!(P in pmixed)) {
+			if (!is_default(k, t, pval[P])) {
+				emit_entry(k, t, pcodeL[k, t, order[i]], pcmL[k, t, order[i]], pval[P])
+				printed++
+			}
+			continue
+		}
+		plain = (P in prow) ? prow[P] : ""
+		if (k == "c" && !(P in prow))
+			plain = (p2[ncount[t]] - 1) " 1"
+		for (j = 1; j <= kn[P]; j++) {
+			K = P SUBSEP kcodeL[P, j] SUBSEP kcmL[P, j]
+			if (kval[K] == plain)
+				continue
+			emit_entry(k, t, kcodeL[P, j], kcmL[P, j], kval[K])
+			printed++
+		}
+		if (!is_default(k, t, plain)) {
+			emit_entry(k, t, pcodeL[k, t, order[i]], pcmL[k, t, order[i]], plain)
+			printed++
+		}
+	}
+	return printed
 }
 
 function emit_events(t,    i, s) {
@@ -302,6 +464,8 @@ function emit_events(t,    i, s) {
 			s = s ",\n\t  .unit = \"" runit[t, i] "\""
 		if (rcompat[t, i])
 			s = s ",\n\t  .compat = true"
+		if (ravail[t, i] != "")
+			s = s ",\n\t  .avail = \"" ravail[t, i] "\""
 		print s " },"
 	}
 	print "\t{ }"
@@ -309,25 +473,24 @@ function emit_events(t,    i, s) {
 	print ""
 }
 
-function emit_constraints(t,    i, j, n, code, f, all, sorted) {
+function emit_constraints(t) {
 	printf "const struct %s %s_%s_constraints[] = {\n", "uncore_constraint", prefix, t
-	all = p2[ncount[t]] - 1
-	n = 0
-	for (i = 1; i <= ncons[t]; i++) {
-		code = conscode[t, i]
-		for (j = n; j > 0 && sorted[j] > code; j--)
-			sorted[j + 1] = sorted[j]
-		sorted[j + 1] = code
-		n++
-	}
-	for (i = 1; i <= n; i++) {
-		code = sorted[i]
-		split(cons[t, code], f, " ")
-		if (f[1] + 0 == all && f[2] + 0 <= 1)
-			continue
-		printf "\t{ .code = %s, .cmask = %s, .counters = %s, .max_inc = %d },\n",
-		       hex(code), hex(f[3]), hex(f[1]), f[2]
-	}
+	emit_entries("c", t)
+	print "\t{ }"
+	print "};"
+	print ""
+}
+
+# Only types with a conditional event get the array (the family's header
+# declares it for them).
+function emit_avail(t,    i, has) {
+	for (i = 1; i <= pn["a", t]; i++)
+		has = has || pval["a" SUBSEP t SUBSEP pcodeL["a", t, i] SUBSEP pcmL["a", t, i]] != "" ||
+		      (("a" SUBSEP t SUBSEP pcodeL["a", t, i] SUBSEP pcmL["a", t, i]) in pmixed)
+	if (!has)
+		return
+	printf "const struct %s %s_%s_avail[] = {\n", "uncore_avail", prefix, t
+	emit_entries("a", t)
 	print "\t{ }"
 	print "};"
 	print ""
@@ -356,6 +519,7 @@ END {
 		t = order[i]
 		emit_events(t)
 		emit_constraints(t)
+		emit_avail(t)
 		counts = counts (i > 1 ? " " : "") t "=" nrows[t]
 	}
 	print "MODULE_INFO(" prefix "_event_counts, \"" counts "\");"

@@ -478,6 +478,50 @@ static void config_validation(struct kunit *test)
 	}
 }
 
+/* A part of revision D: the event tables' "rev_d" holds, "rev_e" not. */
+static bool rev_d_available(const char *cond)
+{
+	return !strcmp(cond, "rev_d");
+}
+
+static void event_availability(struct kunit *test)
+{
+	/* As gen_events.awk emits them: keyed entries first. */
+	static const struct uncore_avail avail[] = {
+		{ .code = 0x40ec, .cmask = 0xffff, .avail = "rev_e" },
+		{ .code = 0xe5, .cmask = 0xff, .avail = "rev_d" },
+		{ .code = 0xe8, .cmask = 0xff, .avail = "rev_e" },
+		{ }
+	};
+	static const struct uncore_platform plat = {
+		.id = "test", .available = rev_d_available,
+	};
+	const struct uncore_event_desc later = { .name = "ecc", .avail = "rev_e" };
+	const struct uncore_event_desc now = { .name = "sized", .avail = "rev_d" };
+	const struct uncore_event_desc always = { .name = "dram" };
+	const struct uncore_platform *saved = uncore_plat;
+	struct uncore_type type = bdx_imc;
+	struct uncore_event ue;
+
+	type.avail = avail;
+	uncore_plat = &plat;
+	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x04e5, 0, 0), &ue), 0);
+	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x80e8, 0, 0), &ue),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x01ec, 0, 0), &ue), 0);
+	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x40ec, 0, 0), &ue),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x0304, 0, 0), &ue), 0);
+	KUNIT_EXPECT_FALSE(test, uncore_listed(&later));
+	KUNIT_EXPECT_TRUE(test, uncore_listed(&now));
+	KUNIT_EXPECT_TRUE(test, uncore_listed(&always));
+	/* A platform without the hook has every event of its tables. */
+	uncore_plat = NULL;
+	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x80e8, 0, 0), &ue), 0);
+	KUNIT_EXPECT_TRUE(test, uncore_listed(&later));
+	uncore_plat = saved;
+}
+
 static void constraints_and_rates(struct kunit *test)
 {
 	const struct uncore_constraint *cbo = bdx_cbox.constraints;
@@ -709,6 +753,7 @@ static struct kunit_case uncore_logic_cases[] = {
 	KUNIT_CASE(nodeid_decode),
 	KUNIT_CASE(capid_decode),
 	KUNIT_CASE(config_validation),
+	KUNIT_CASE(event_availability),
 	KUNIT_CASE(constraints_and_rates),
 	{ }
 };

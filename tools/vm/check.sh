@@ -141,10 +141,24 @@ check_debug() {
 		"uncore.breadth=$DEBUG_BREADTH" "${ONLY[@]}"
 }
 
+# Host-side tests (the event-table generator): TAP lines, counted as the
+# guests' are.
+host_tests() {
+	local out p f
+	out=$("$REPO/tests/gen/run.sh" 2>&1) || true
+	p=$(grep -c '^ok ' <<<"$out" || true)
+	f=$(grep -c '^not ok ' <<<"$out" || true)
+	grep '^not ok\|^#' <<<"$out" | sed 's/^/  /' || true
+	echo "== host: generator tests: $p passed, $f failed"
+	[ "$p" -gt 0 ] || fail_step "host: generator tests did not run"
+	passed=$((passed + p)) failed=$((failed + f))
+}
+
 main() {
 	local start=$SECONDS
 	"$REPO/tools/setup-deps.sh"
 	"$tools/build-helpers.sh" || fail_step "test helpers build"
+	host_tests
 	local k p
 	for k in $KERNELS; do
 		case $k in

@@ -163,9 +163,30 @@ module_param(all_aliases, bool, 0444);
 MODULE_PARM_DESC(all_aliases,
 		 "List every manual event under events/ (default); N: only mainline's aliases and clockticks");
 
+/* Does condition @cond of an event table's avail column hold here? */
+static bool uncore_available(const char *cond)
+{
+	return !cond || !uncore_plat || !uncore_plat->available ||
+	       uncore_plat->available(cond);
+}
+
 static bool uncore_listed(const struct uncore_event_desc *ev)
 {
-	return all_aliases || ev->compat;
+	return (all_aliases || ev->compat) && uncore_available(ev->avail);
+}
+
+/*
+ * An event the part does not have (a K8 event of a later revision) is
+ * refused: what it counts there is undefined.
+ */
+static bool uncore_event_exists(const struct uncore_type *type, u64 config)
+{
+	const struct uncore_avail *a;
+
+	for (a = type->avail; a && a->avail; a++)
+		if ((config & a->cmask) == a->code)
+			return uncore_available(a->avail);
+	return true;
 }
 
 static inline struct uncore_pmu *to_uncore_pmu(struct pmu *pmu)
@@ -1893,6 +1914,8 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 	} else {
 		if ((attr->config & type->ctl->need_thresh) &&
 		    !(attr->config & type->ctl->thresh))
+			return -EINVAL;
+		if (!uncore_event_exists(type, attr->config))
 			return -EINVAL;
 		ue->allowed = uncore_constraint_counters(type->constraints,
 							 attr->config,

@@ -316,6 +316,8 @@ struct uncore_constraint {
  * @unit: perf's <name>.unit ("MiB"), or NULL
  * @compat: one of mainline's aliases, or a type's clockticks: listed even
  *	with the module parameter all_aliases=N
+ * @avail: listed only where the platform's available() holds for this
+ *	condition (NULL: always)
  */
 struct uncore_event_desc {
 	const char *name;
@@ -323,6 +325,22 @@ struct uncore_event_desc {
 	const char *scale;
 	const char *unit;
 	bool compat;
+	const char *avail;
+};
+
+/**
+ * struct uncore_avail - events that exist only under a condition
+ * @code: their key (attr.config & @cmask)
+ * @cmask: the bits of attr.config the key is made of
+ * @avail: the condition, for the platform's available(); NULL ends a table
+ *
+ * Generated from the avail column of a family's event table
+ * (gen_events.awk). The first entry whose key matches decides.
+ */
+struct uncore_avail {
+	u64 code;
+	u64 cmask;
+	const char *avail;
 };
 
 /**
@@ -374,6 +392,7 @@ struct uncore_format_desc {
  *	@ops->init_box
  * @ops: how to drive it
  * @constraints: counter restrictions, terminated by a zero @counters entry
+ * @avail: events that exist only under a condition, or NULL
  * @formats: format/ fields, NULL-terminated by name
  * @events: events/ aliases, NULL-terminated by name
  * @hw_config: validate the type-specific parts of an event and fill in
@@ -415,6 +434,7 @@ struct uncore_type {
 	const struct uncore_aux_slot *aux;
 	const struct uncore_ops *ops;
 	const struct uncore_constraint *constraints;
+	const struct uncore_avail *avail;
 	const struct uncore_format_desc *formats;
 	const struct uncore_event_desc *events;
 	int (*hw_config)(const struct uncore_type *type, struct perf_event *event,
@@ -484,6 +504,8 @@ struct uncore_pmi {
  * @cleanup: undo @discover, or NULL
  * @pci_driver: binds the PCI boxes (of types with .pci), or NULL
  * @pmi: the overflow interrupt path, NULL if the part has none
+ * @available: does a condition of the event tables' avail column hold on
+ *	this part (a K8 revision: "rev_e")? NULL: every condition holds
  * @pkg_init: package @pkg gained its first online CPU: set up what its
  *	boxes need to count (a global enable). On that CPU, in its CPU
  *	hotplug online callback (or module load), before the package's MSR
@@ -501,6 +523,7 @@ struct uncore_platform {
 	void (*cleanup)(void);
 	struct pci_driver *pci_driver;
 	const struct uncore_pmi *pmi;
+	bool (*available)(const char *cond);
 	void (*pkg_init)(int pkg);
 	void (*pkg_exit)(int pkg);
 };
