@@ -29,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <asm/processor.h>
+#include <uncore_pmu/cpuid.h>
 
 #include "p4mp.h"
 #include "sim.h"
@@ -83,21 +84,10 @@ static int p4mp_access(u32 msr, u64 *val, bool write)
 /* A NetBurst part with an L3 (CPUID leaf 4), as the driver probes it. */
 static bool p4mp_match(void)
 {
-	unsigned int eax, ebx, ecx, edx, i;
-
-	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
-	    boot_cpu_data.x86 != 15 ||
-	    (boot_cpu_data.x86_model != 3 && boot_cpu_data.x86_model != 4) ||
-	    boot_cpu_data.cpuid_level < 4)
-		return false;
-	for (i = 0; i < 16; i++) {
-		cpuid_count(4, i, &eax, &ebx, &ecx, &edx);
-		if (!(eax & 0x1f))
-			return false;
-		if (((eax >> 5) & 0x7) == 3)
-			return true;
-	}
-	return false;
+	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+	       boot_cpu_data.x86 == 15 &&
+	       (boot_cpu_data.x86_model == 3 || boot_cpu_data.x86_model == 4) &&
+	       uncore_cpu_has_l3();
 }
 
 static int p4mp_init(u64 now)
@@ -239,21 +229,17 @@ static int p4mp_parse_line(char *line, void *cmd, void *arg)
 	return p4mp_parse(line, *(bool *)arg, cmd);
 }
 
-/* What a file's lines do (its debugfs data): inject, or set counters. */
+/* What a file's lines do: inject, or set counters. */
 static bool p4mp_inject_arg = true, p4mp_counter_arg;
 
-static ssize_t p4mp_cmd_write(struct file *file, const char __user *ubuf,
-			      size_t len, loff_t *ppos)
-{
-	return sim_cmd_lines(ubuf, len, sizeof(struct p4mp_cmd),
-			     p4mp_parse_line, p4mp_apply, file->private_data);
-}
+static const struct sim_cmd_file p4mp_inject_file = {
+	.size = sizeof(struct p4mp_cmd), .parse = p4mp_parse_line,
+	.apply = p4mp_apply, .arg = &p4mp_inject_arg,
+};
 
-static const struct file_operations p4mp_cmd_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= p4mp_cmd_write,
-	.llseek	= noop_llseek,
+static const struct sim_cmd_file p4mp_counter_file = {
+	.size = sizeof(struct p4mp_cmd), .parse = p4mp_parse_line,
+	.apply = p4mp_apply, .arg = &p4mp_counter_arg,
 };
 
 /*
@@ -289,10 +275,8 @@ DEFINE_SHOW_ATTRIBUTE(p4mp_state);
 
 static void p4mp_debugfs_init(struct dentry *dir)
 {
-	debugfs_create_file("inject", 0200, dir, &p4mp_inject_arg,
-			    &p4mp_cmd_fops);
-	debugfs_create_file("counter", 0200, dir, &p4mp_counter_arg,
-			    &p4mp_cmd_fops);
+	sim_debugfs_cmd_file("inject", dir, &p4mp_inject_file);
+	sim_debugfs_cmd_file("counter", dir, &p4mp_counter_file);
 	debugfs_create_file("state", 0400, dir, NULL, &p4mp_state_fops);
 }
 

@@ -23,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <asm/processor.h>
+#include <uncore_pmu/cpuid.h>
 
 #include "uncore.h"
 #include "p4mp.h"
@@ -264,23 +265,6 @@ static const struct uncore_type * const p4mp_types[] = {
 	NULL,
 };
 
-/* CPUID leaf 4 (deterministic cache parameters) lists a level 3 cache. */
-static bool p4mp_has_l3(void)
-{
-	unsigned int eax, ebx, ecx, edx, i;
-
-	if (boot_cpu_data.cpuid_level < 4)
-		return false;
-	for (i = 0; i < 16; i++) {
-		cpuid_count(4, i, &eax, &ebx, &ecx, &edx);
-		if (!(eax & 0x1f))		/* no more caches */
-			return false;
-		if (((eax >> 5) & 0x7) == 3)
-			return true;
-	}
-	return false;
-}
-
 /*
  * Family 0Fh, model 03h/04h also covers Pentium 4 and Xeon DP parts
  * without an L3, which have none of these MSRs [digest 1]. The model
@@ -291,7 +275,7 @@ static int p4mp_probe(void)
 {
 	u64 val;
 
-	if (!p4mp_has_l3()) {
+	if (!uncore_cpu_has_l3()) {
 		pr_info("family 0Fh model %02xh without an L3: no iFSB/L3 counters\n",
 			boot_cpu_data.x86_model);
 		return -ENODEV;
