@@ -267,22 +267,14 @@ char *sim_copy_in(const char __user *ubuf, size_t len)
 	return memdup_user_nul(ubuf, len);
 }
 
-/**
- * sim_cmd_lines() - a debugfs write of commands, one per line
- * @ubuf: the user's buffer
- * @len: its length (at most a page)
- * @size: the size of one parsed command
- * @parse: parse one non-empty line into a command; 0 or an error
- * @apply: carry a parsed command out
- * @arg: passed to both
- *
- * Every line is parsed before any is applied: a bad line changes nothing.
- *
- * Return: @len, or -EINVAL for a bad line, or another error.
+/*
+ * A debugfs write of commands, one per line. Every line is parsed before
+ * any is applied: a bad line changes nothing. Returns @len, -EINVAL for a
+ * bad line, or another error.
  */
-ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
-		      int (*parse)(char *line, void *cmd, void *arg),
-		      void (*apply)(const void *cmd, void *arg), void *arg)
+static ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
+			     int (*parse)(char *line, void *cmd, void *arg),
+			     void (*apply)(const void *cmd, void *arg), void *arg)
 {
 	unsigned int n = 0, i;
 	char *buf, *cur, *line;
@@ -330,23 +322,13 @@ static void sim_apply_line(const void *cmd, void *arg)
 	sim_apply_cmd(cmd, *(enum sim_cmd_kind *)arg);
 }
 
-static ssize_t sim_cmd_write(const char __user *ubuf, size_t len,
-			     enum sim_cmd_kind kind)
-{
-	return sim_cmd_lines(ubuf, len, sizeof(struct sim_cmd), sim_parse_line,
-			     sim_apply_line, &kind);
-}
-
-/* The kind of command a file takes, as its debugfs data. */
-static enum sim_cmd_kind sim_kind_inject = SIM_CMD_INJECT;
-static enum sim_cmd_kind sim_kind_counter = SIM_CMD_COUNTER;
-static enum sim_cmd_kind sim_kind_msr = SIM_CMD_MSR;
-
 static ssize_t sim_cmd_file_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
-	return sim_cmd_write(ubuf, len,
-			     *(enum sim_cmd_kind *)file->private_data);
+	const struct sim_cmd_file *cf = file->private_data;
+
+	return sim_cmd_lines(ubuf, len, cf->size, cf->parse, cf->apply,
+			     cf->arg);
 }
 
 static const struct file_operations sim_cmd_fops = {
@@ -355,6 +337,37 @@ static const struct file_operations sim_cmd_fops = {
 	.write	= sim_cmd_file_write,
 	.llseek	= noop_llseek,
 };
+
+/**
+ * sim_debugfs_cmd_file() - a write-only debugfs file of commands
+ * @name: its name
+ * @dir: where
+ * @cf: how its lines are parsed and applied; must outlive the file
+ *
+ * A write is one or more lines; every line is parsed before any is
+ * applied, so a bad line (-EINVAL) changes nothing.
+ */
+void sim_debugfs_cmd_file(const char *name, struct dentry *dir,
+			  const struct sim_cmd_file *cf)
+{
+	debugfs_create_file(name, 0200, dir, (void *)cf, &sim_cmd_fops);
+}
+
+/* The kind of command each file takes. */
+static enum sim_cmd_kind sim_kind_inject = SIM_CMD_INJECT;
+static enum sim_cmd_kind sim_kind_counter = SIM_CMD_COUNTER;
+static enum sim_cmd_kind sim_kind_msr = SIM_CMD_MSR;
+
+#define SIM_BDX_CMD_FILE(_kind) {					\
+	.size = sizeof(struct sim_cmd), .parse = sim_parse_line,	\
+	.apply = sim_apply_line, .arg = &(_kind),			\
+}
+
+static const struct sim_cmd_file sim_inject_file =
+	SIM_BDX_CMD_FILE(sim_kind_inject);
+static const struct sim_cmd_file sim_counter_file =
+	SIM_BDX_CMD_FILE(sim_kind_counter);
+static const struct sim_cmd_file sim_msr_file = SIM_BDX_CMD_FILE(sim_kind_msr);
 
 static int sim_clock_show(struct seq_file *m, void *v)
 {
@@ -587,11 +600,9 @@ static const struct file_operations sim_reset_stats_fops = {
 /* The Broadwell model's command and state files. */
 void sim_bdx_debugfs_init(struct dentry *dir)
 {
-	debugfs_create_file("inject", 0200, dir, &sim_kind_inject,
-			    &sim_cmd_fops);
-	debugfs_create_file("counter", 0200, dir, &sim_kind_counter,
-			    &sim_cmd_fops);
-	debugfs_create_file("msr", 0200, dir, &sim_kind_msr, &sim_cmd_fops);
+	sim_debugfs_cmd_file("inject", dir, &sim_inject_file);
+	sim_debugfs_cmd_file("counter", dir, &sim_counter_file);
+	sim_debugfs_cmd_file("msr", dir, &sim_msr_file);
 	debugfs_create_file("state", 0400, dir, NULL, &sim_state_fops);
 	debugfs_create_file("reset_stats", 0200, dir, NULL,
 			    &sim_reset_stats_fops);

@@ -539,8 +539,22 @@ void sim_debugfs_init(void);
 void sim_debugfs_exit(void);
 void sim_bdx_debugfs_init(struct dentry *dir);
 char *sim_copy_in(const char __user *ubuf, size_t len);
-ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
-		      int (*parse)(char *line, void *cmd, void *arg),
-		      void (*apply)(const void *cmd, void *arg), void *arg);
+
+/**
+ * struct sim_cmd_file - a debugfs file whose lines are commands
+ * @size: the size of one parsed command
+ * @parse: parse one non-empty line into a command; 0 or an error
+ * @apply: carry a parsed command out
+ * @arg: passed to both (which commands the file takes)
+ */
+struct sim_cmd_file {
+	size_t size;
+	int (*parse)(char *line, void *cmd, void *arg);
+	void (*apply)(const void *cmd, void *arg);
+	void *arg;
+};
+
+void sim_debugfs_cmd_file(const char *name, struct dentry *dir,
+			  const struct sim_cmd_file *cf);
 
 #endif /* _UNCORE_SIM_H */
