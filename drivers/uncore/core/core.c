@@ -1179,9 +1179,12 @@ static void uncore_box_reg_write(struct uncore_box *box, u32 off, u64 val)
 		uncore_msr_write(box, off + box->msr_base, val);
 }
 
+/* Acknowledge status bits @st: in their own register, or where they are. */
 static void uncore_box_status_clear(struct uncore_box *box, u32 st)
 {
-	uncore_box_reg_write(box, box->pmu->type->box_status, st);
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_box_reg_write(box, type->box_ovf_ctl ?: type->box_status, st);
 }
 
 /*

@@ -382,6 +382,9 @@ struct uncore_format_desc {
  * @fixed_ctl: MSR of the fixed counter's control (0: none)
  * @fixed_ctr: MSR of the fixed counter
  * @box_status: MSR of box 0's BOX_STATUS (PCI: its offset), 0 if none
+ * @box_ovf_ctl: where status bits are acknowledged by writing them, if not
+ *	in @box_status itself (write 1 to clear, as on BDX): NHM-EX boxes
+ *	have an OVF_CTL register beside their status; 0 if none
  * @pmi_mask: global status bits box @idx reports its overflows in (the
  *	platform's &struct uncore_pmi); NULL if the type cannot raise a PMI
  * @box_stride: MSR distance between boxes of this type
@@ -427,6 +430,7 @@ struct uncore_type {
 	u32 fixed_ctl;
 	u32 fixed_ctr;
 	u32 box_status;
+	u32 box_ovf_ctl;
 	u64 (*pmi_mask)(int idx);
 	u32 box_stride;
 	const u32 *box_offsets;

@@ -33,7 +33,7 @@ is "$(cat $PMUS/uncore_ibusq/cpumask)" "$FIRST_0,$FIRST_1" "cpumask: one CPU per
 dbg=/sys/kernel/debug/uncore_pmu
 is "$(awk '!/^#/ { printf "%s:%s:%s ", $1, $2, $5 }' $dbg/packages)" "0:$FIRST_0:1 1:$FIRST_1:1 " \
 	"debugfs packages: both up, read by their first CPUs"
-# A part without a PMI still has the file; it once dereferenced NULL here.
+# A part without a PMI lists its packages there too, none routing one.
 is "$(awk '!/^#/ { printf "%s ", $2 }' $dbg/pmi)" "-1 -1 " "debugfs pmi: no package routes a PMI"
 
 # Both counters of each unit on each package, a distinct count each. The
