@@ -131,6 +131,12 @@ acc pcu - $TICKS uncore_pcu 0x00
 # iMC CAS_COUNT.RD, HA REQUESTS.READS.
 acc imc - $TICKS "$IMC" 0x0304
 acc ha - $TICKS uncore_ha_0 0x0301
+# HA CLOCKTICKS, on a counter preloaded to 2^31: a PCI counter whose lower
+# dword is far from a carry, as a counting counter's mostly is, so that a
+# read takes two dwords, not three. (The simulator's counters otherwise
+# start near 0 and its clock moves little during the run.)
+echo "pkg=0 box=ha idx=0 ctr=0 value=$((1 << 31))" >"$SIM/counter"
+acc ha_clk - 0 uncore_ha_0 0x0000
 # QPI CTO_COUNT (event 0x38 with ev_sel_ext) matching match_opc 1 (2 when
 # alternating) under mask_opc 0xf.
 acc qpi 0x40 0 uncore_qpi_0 "$(hex $((0x38 | EV_SEL_EXT)))" 0x20 0x1e0
@@ -218,6 +224,7 @@ rows ubox uncore_ubox msr "2 rd 2 wr" "[d]"
 rows pcu uncore_pcu msr "6 rd 6 wr" "[c]"
 rows imc "$IMC" pci "8 rd 6 wr" "[e]"
 rows ha uncore_ha_0 pci "8 rd 6 wr" "[e]"
+line uncore_ha_0 "read, a counter that counts (clockticks)" "$(ours ha_clk read pci)" "2 rd" "[b]"
 line uncore_qpi_0 "read" "$(ours qpi read pci)" "2 rd" "[b]"
 line uncore_qpi_0 "CTO_COUNT match: add + del, same value" "$(ours qpi add_del pci)" "8 rd 10 wr" "[g]"
 line uncore_qpi_0 "CTO_COUNT match: add + del, alternates" "$(ours qpi add_del_alt pci)" "8 rd 10 wr" "[g]"
