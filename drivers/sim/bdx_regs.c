@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "counter.h"
 #include "sim.h"
 
 /* Bits software may set; writing any other bit counts as a violation. */
@@ -321,11 +322,8 @@ static void sim_pkg_freeze_now(struct sim_pkg *pkg)
 /* Add @add; returns true on a carry out of bit 47. */
 bool sim_ctr_add(struct sim_ctr *c, u64 add)
 {
-	bool ov = add > SIM_CTR_MASK - c->val;
-
 	c->total += add;
-	c->val = (c->val + add) & SIM_CTR_MASK;
-	return ov;
+	return sim_counter_add(&c->val, SIM_CTR_MASK, add);
 }
 
 void sim_ctr_clear(struct sim_ctr *c)

@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "counter.h"
 #include "p4mp.h"
 
 /* Every register 0 and counting nothing, at sim time @now. */
@@ -48,11 +49,8 @@ bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
 	if (!p4mp_counting(p, i))
 		return false;
 	p->total[i] += n;
-	if (i == P4MP_CNTR7)
-		p->reg[i] += n;
-	else
-		p->reg[i] = (p->reg[i] & ~P4MP_COUNT) |
-			    ((p->reg[i] + n) & P4MP_COUNT);
+	/* The latency counter is 64 bits [EXT]; the others share their MSR. */
+	sim_counter_add(&p->reg[i], i == P4MP_CNTR7 ? U64_MAX : P4MP_COUNT, n);
 	return true;
 }
 

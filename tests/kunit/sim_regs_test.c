@@ -265,6 +265,31 @@ static void sim_test_threshold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
 }
 
+/* The part-independent counter arithmetic (counter.h), at three widths. */
+static void sim_test_counter_widths(struct kunit *test)
+{
+	/* 32 bits under a control half, as on the NetBurst Xeon MP. */
+	u64 reg = 0xabcd0000fffffffeULL;
+
+	KUNIT_EXPECT_FALSE(test, sim_counter_add(&reg, GENMASK_ULL(31, 0), 1));
+	KUNIT_EXPECT_EQ(test, reg, 0xabcd0000ffffffffULL);
+	KUNIT_EXPECT_TRUE(test, sim_counter_add(&reg, GENMASK_ULL(31, 0), 3));
+	KUNIT_EXPECT_EQ(test, reg, 0xabcd000000000002ULL);
+	/* More than a whole wrap is still one carry reported. */
+	KUNIT_EXPECT_TRUE(test, sim_counter_add(&reg, GENMASK_ULL(31, 0), BIT_ULL(33)));
+	KUNIT_EXPECT_EQ(test, reg, 0xabcd000000000002ULL);
+	/* 48 bits, Broadwell's. */
+	reg = GENMASK_ULL(47, 0) - 9;
+	KUNIT_EXPECT_FALSE(test, sim_counter_add(&reg, GENMASK_ULL(47, 0), 9));
+	KUNIT_EXPECT_TRUE(test, sim_counter_add(&reg, GENMASK_ULL(47, 0), 1));
+	KUNIT_EXPECT_EQ(test, reg, 0ULL);
+	/* 64 bits: the latency counter. */
+	reg = U64_MAX - 1;
+	KUNIT_EXPECT_FALSE(test, sim_counter_add(&reg, U64_MAX, 1));
+	KUNIT_EXPECT_TRUE(test, sim_counter_add(&reg, U64_MAX, 2));
+	KUNIT_EXPECT_EQ(test, reg, 1ULL);
+}
+
 static void sim_test_cbo_filters(struct kunit *test)
 {
 	struct sim_pkg *pkg = new_pkg(test, CAPID4_SBO);
@@ -948,6 +973,7 @@ static struct kunit_case sim_regs_cases[] = {
 	KUNIT_CASE(sim_test_enable_hierarchy),
 	KUNIT_CASE(sim_test_rst),
 	KUNIT_CASE(sim_test_wrap_and_rw1c),
+	KUNIT_CASE(sim_test_counter_widths),
 	KUNIT_CASE(sim_test_threshold),
 	KUNIT_CASE(sim_test_cbo_filters),
 	KUNIT_CASE(sim_test_pcu),
