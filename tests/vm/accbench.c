@@ -57,7 +57,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SYSFS "/sys/bus/event_source/devices/"
+#define HELPER "accbench"
+#include "pmu_sysfs.h"
+
 #define DEBUGFS "/sys/kernel/debug/uncore_pmu/"
 
 enum { MSR_RD, MSR_WR, PCI_RD, PCI_WR, ERRORS, NSTATS };
@@ -68,12 +70,6 @@ static const char * const stat_names[NSTATS] = {
 
 static const char *pmu_name;
 static int box_pkg;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "accbench: %s: %s\n", what, errno ? strerror(errno) : "failed");
-	exit(1);
-}
 
 /* First line of a file, or -1. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -87,16 +83,6 @@ static int read_line(const char *path, char *buf, size_t len)
 		ret = 0;
 	fclose(f);
 	return ret;
-}
-
-static int pmu_int(const char *file)
-{
-	char path[256], buf[64];
-
-	snprintf(path, sizeof(path), SYSFS "%s/%s", pmu_name, file);
-	if (read_line(path, buf, sizeof(buf)))
-		die(path);
-	return atoi(buf);
 }
 
 static int cpu_pkg(int cpu)
@@ -307,9 +293,9 @@ int main(int argc, char **argv)
 	if (argc - optind > 3)
 		config2 = strtoull(argv[optind + 3], NULL, 0);
 
-	type = pmu_int("type");
+	type = first_number(pmu_name, "type");
 	if (cpu < 0)
-		cpu = pmu_int("cpumask");	/* atoi stops at the first ',' or '-' */
+		cpu = first_number(pmu_name, "cpumask");
 	if (box_pkg < 0)
 		box_pkg = cpu_pkg(cpu);
 
