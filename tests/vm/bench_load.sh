@@ -36,8 +36,20 @@ mem() {
 	echo 3 >/proc/sys/vm/drop_caches
 	awk '/^(Slab|Percpu|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
 }
+# parts: the same, part by part, and the bytes of the slab objects in use
+# (/proc/slabinfo active_objs times objsize): "SLAB PERCPU VMALLOC OBJS" in
+# kB. Slab pages a cache keeps after its objects are freed count in SLAB,
+# not in OBJS: a leak grows OBJS.
+parts() {
+	mem >/dev/null
+	m=$(awk '/^Slab:/ { s = $2 } /^Percpu:/ { p = $2 } /^VmallocUsed:/ { v = $2 }
+		END { print s, p, v }' /proc/meminfo)
+	echo "$m $(awk 'NR > 2 { s += $2 * $4 } END { printf "%d\n", s / 1024 }' /proc/slabinfo)"
+}
 
 : >/tmp/load.txt
+parts >/tmp/parts0
+cp /proc/slabinfo /tmp/slab0
 i=0
 while [ $i -lt $RUNS ]; do
 	sync
@@ -56,6 +68,8 @@ while [ $i -lt $RUNS ]; do
 	echo "$(( $(stamp "loaded-$i") - $(stamp "load-$i") )) $(( $(stamp "unloaded-$i") - $(stamp "unload-$i") )) $((m1 - m0)) $((m1 - m2)) $npmu $core $m0" >>/tmp/load.txt
 	i=$((i + 1))
 done
+parts >/tmp/parts1
+cp /proc/slabinfo /tmp/slab1
 # The same rounds without the driver: how much the measurement itself
 # (shells, the kernel log, page cache) moves the baseline.
 c0=$(mem)
@@ -95,6 +109,12 @@ printf "%-30s  %s\n" "kernel memory taken (KiB)" "$(median 3)"
 printf "%-30s  %s\n" "given back by rmmod (KiB)" "$(median 4)"
 printf "%-30s  %s\n" "growth over $RUNS loads (KiB)" "$(awk 'NR == 1 { a = $7 } { b = $7 } END { print b - a }' /tmp/load.txt)"
 printf "%-30s  %s\n" "the same rounds, no load (KiB)" "$idle_growth"
+# grow N: column N of parts after the loads, less before them.
+grow() { echo $(( $(cut -d' ' -f"$1" /tmp/parts1) - $(cut -d' ' -f"$1" /tmp/parts0) )); }
+printf "%-30s  %s\n" "  of the loads': slab pages" "$(grow 1)"
+printf "%-30s  %s\n" "  per-CPU" "$(grow 2)"
+printf "%-30s  %s\n" "  vmalloc" "$(grow 3)"
+printf "%-30s  %s\n" "slab objects in use, growth" "$(grow 4)"
 rule
 echo
 echo "Kernel memory: Slab + Percpu + VmallocUsed of /proc/meminfo after the"
@@ -103,4 +123,15 @@ echo "event attributes); the unload's row is the same difference across rmmod,"
 echo "and growth what the last load started from, less the first: what the"
 echo "loads and unloads between them did not give back. The rounds without a"
 echo "load do everything else the same: what the measuring itself moves."
+echo "The growth is then split by kind, from before the first load to after"
+echo "the last unload, and \"slab objects in use\" adds up the objects the"
+echo "slab caches hold (/proc/slabinfo): pages a cache keeps after its objects"
+echo "were freed count as slab pages, not as objects in use."
+echo
+echo "The slab caches whose objects in use grew most over the loads (KiB)::"
+echo
+awk 'FNR > 2 { k = $1; b = $2 * $4 / 1024 }
+     FNR == NR && FNR > 2 { a[k] = b; next }
+     FNR > 2 { d = b - a[k]; if (d >= 16) printf "  %-28s %6d\n", k, d }' \
+	/tmp/slab0 /tmp/slab1 | sort -k2 -n -r | head -n 8
 echo "BENCH-TABLE-END"
