@@ -307,7 +307,7 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 
 /* FILTER0, then FILTER1; the core writes zeros after box init (2.3.2.3). */
 static void bdx_cbox_write_aux(struct uncore_box *box, int slot,
-			       const u64 *val)
+			       const u64 *val, u32 regs)
 {
 	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER0 + box->msr_base,
 			 val[0]);
@@ -418,7 +418,7 @@ static int bdx_pcu_hw_config(const struct uncore_type *type,
 }
 
 static void bdx_pcu_write_aux(struct uncore_box *box, int slot,
-			      const u64 *val)
+			      const u64 *val, u32 regs)
 {
 	uncore_msr_write(box, BDX_PCU_MSR_PMON_BOX_FILTER, val[0]);
 }

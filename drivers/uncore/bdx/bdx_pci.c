@@ -179,7 +179,8 @@ static int bdx_ha_hw_config(const struct uncore_type *type,
 }
 
 /* Box reset does not cover the match registers: the core zeroes them. */
-static void bdx_ha_write_aux(struct uncore_box *box, int slot, const u64 *val)
+static void bdx_ha_write_aux(struct uncore_box *box, int slot,
+			     const u64 *val, u32 regs)
 {
 	if (slot == BDX_HA_SLOT_ADDR) {
 		uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH0, val[0]);
@@ -358,7 +359,7 @@ static int bdx_qpi_hw_config(const struct uncore_type *type,
  * nobody asked for; see Documentation/uncore_pmu.rst.
  */
 static void bdx_qpi_write_aux(struct uncore_box *box, int slot,
-			      const u64 *val)
+			      const u64 *val, u32 regs)
 {
 	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH0, val[0]);
 	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH1, val[1]);

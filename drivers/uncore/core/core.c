@@ -1391,15 +1391,24 @@ static void uncore_pmi_detach(struct uncore_box *box)
 
 /* ---- Auxiliary-register arbitration ------------------------------------ */
 
-/* Write the slots in @dirty, in slot order (struct uncore_ops.write_aux). */
-static void uncore_aux_write(struct uncore_box *box, u32 dirty)
+/*
+ * Write the registers in @dirty (uncore_aux_get()), slot by slot in slot
+ * order (struct uncore_ops.write_aux).
+ */
+static void uncore_aux_write(struct uncore_box *box, u64 dirty)
 {
 	const struct uncore_type *type = box->pmu->type;
+	const u32 all = GENMASK(UNCORE_AUX_REGS - 1, 0);
 	int s;
 
-	for (s = 0; s < type->num_aux; s++)
-		if (dirty & BIT(s))
-			type->ops->write_aux(box, s, box->aux.st.val[s]);
+	static_assert(UNCORE_AUX_SLOTS * UNCORE_AUX_REGS <= 64);
+	for (s = 0; s < type->num_aux; s++) {
+		u32 regs = (dirty >> (s * UNCORE_AUX_REGS)) & all &
+			   GENMASK(type->aux[s].nregs - 1, 0);
+
+		if (regs)
+			type->ops->write_aux(box, s, box->aux.st.val[s], regs);
+	}
 }
 
 /*
@@ -1411,7 +1420,7 @@ static void uncore_aux_write(struct uncore_box *box, u32 dirty)
 static void uncore_box_init(struct uncore_box *box)
 {
 	box->pmu->type->ops->init_box(box);
-	uncore_aux_write(box, BIT(box->pmu->type->num_aux) - 1);
+	uncore_aux_write(box, U64_MAX);
 	box->initialized = true;
 }
 
@@ -1426,7 +1435,7 @@ static bool uncore_get_aux(struct uncore_box *box, struct perf_event *event)
 	const struct uncore_type *type = box->pmu->type;
 	struct uncore_event *ue = to_uevent(event);
 	unsigned long flags;
-	u32 dirty;
+	u64 dirty;
 	int i, err;
 
 	if (!ue->aux.nreq)
@@ -1509,11 +1518,12 @@ static bool uncore_in_group(const struct perf_event *event)
 /* Freeze the box, if its type can, until uncore_box_let_run(). */
 static void uncore_box_hold(struct uncore_box *box)
 {
-	const u64 frz = box->pmu->type->box_ctl_freeze;
+	const struct uncore_type *type = box->pmu->type;
 
-	if (box->held || !frz || box->dead)
+	if (box->held || box->dead ||
+	    !(type->box_ctl_freeze || type->box_ctl_run))
 		return;
-	uncore_box_reg_write(box, box->pmu->type->box_ctl, frz);
+	uncore_box_reg_write(box, type->box_ctl, type->box_ctl_freeze);
 	box->held = true;
 }
 
@@ -1830,7 +1840,7 @@ static int uncore_validate_group(struct uncore_box *box,
 	int prev[UNCORE_MAX_EVENTS], assign[UNCORE_MAX_EVENTS];
 	struct uncore_aux_state aux = { };
 	u8 choice[UNCORE_AUX_REQS];
-	u32 dirty;
+	u64 dirty;
 	int i, n = 0;
 
 	/*
@@ -1933,7 +1943,7 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 		if (WARN_ON_ONCE(!uncore_aux_valid(type, &ue->aux)) ||
 		    WARN_ON_ONCE(!ue->allowed))
 			return -EINVAL;
-		event->hw.config = attr->config | ue->aux.ctl;
+		event->hw.config = (attr->config & ~ue->aux.drop) | ue->aux.ctl;
 	}
 	event->hw.idx = -1;
 	return 0;
@@ -2759,6 +2769,28 @@ static void uncore_pkg_move(int pkg, int from, int to)
 		uncore_pkg_pmi_settle(pkg, to);
 	WRITE_ONCE(uncore_pkgs[pkg].moving, false);
 	wake_up_all(&uncore_move_wq);
+}
+
+/**
+ * uncore_pkg_box() - a box of a package
+ * @type: its type
+ * @idx: its index within the type
+ * @pkg: the package
+ *
+ * For a platform's pkg_init() and pkg_exit(), which reach the package's
+ * global registers through a box that accounts the accesses.
+ *
+ * Return: the box, or NULL if the package has none.
+ */
+struct uncore_box *uncore_pkg_box(const struct uncore_type *type, int idx,
+				  int pkg)
+{
+	int i;
+
+	for (i = 0; i < uncore_n_pmus; i++)
+		if (uncore_pmus[i]->type == type && uncore_pmus[i]->idx == idx)
+			return uncore_pmus[i]->boxes[pkg];
+	return NULL;
 }
 
 static int uncore_cpu_online(unsigned int cpu)

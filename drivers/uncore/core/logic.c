@@ -145,8 +145,9 @@ static void aux_apply(const struct uncore_aux_slot *slot,
  * @st: what the box's slots hold; updated only on success
  * @need: what the event needs
  * @choice: set to the alternative taken for each of @need's requests
- * @dirty: set to the slots whose values changed (bit i: slot i), which
- *	the caller writes to the hardware
+ * @dirty: set to the registers whose values changed (bit
+ *	s * UNCORE_AUX_REGS + r: register r of slot s), which the caller
+ *	writes to the hardware
  *
  * Every request is granted or none is. Combinations of alternatives are
  * tried in order of preference, the first request's choice varying
@@ -156,10 +157,10 @@ static void aux_apply(const struct uncore_aux_slot *slot,
  */
 int uncore_aux_get(const struct uncore_aux_slot *slots,
 		   struct uncore_aux_state *st, const struct uncore_aux_need *need,
-		   u8 *choice, u32 *dirty)
+		   u8 *choice, u64 *dirty)
 {
 	struct uncore_aux_state trial;
-	int combos = 1, c, i, s;
+	int combos = 1, c, i, s, r;
 
 	for (i = 0; i < need->nreq; i++)
 		combos *= need->req[i].nalt;
@@ -182,8 +183,9 @@ int uncore_aux_get(const struct uncore_aux_slot *slots,
 			continue;
 		*dirty = 0;
 		for (s = 0; s < UNCORE_AUX_SLOTS; s++)
-			if (memcmp(trial.val[s], st->val[s], sizeof(st->val[s])))
-				*dirty |= BIT(s);
+			for (r = 0; r < UNCORE_AUX_REGS; r++)
+				if (trial.val[s][r] != st->val[s][r])
+					*dirty |= BIT_ULL(s * UNCORE_AUX_REGS + r);
 		*st = trial;
 		return 0;
 	}

@@ -33,11 +33,11 @@
  * event makes up to UNCORE_AUX_REQS requests of up to UNCORE_AUX_ALTS
  * alternatives each (Documentation/architecture.rst).
  */
-#define UNCORE_AUX_SLOTS	4
+#define UNCORE_AUX_SLOTS	12	/* NHM-EX R-box half: 4 ports x 3 + QLX */
 #define UNCORE_AUX_REGS		4
-#define UNCORE_AUX_FIELDS	4
+#define UNCORE_AUX_FIELDS	6	/* NHM-EX ZDP_CTL_FVC: shared + 4 events */
 #define UNCORE_AUX_REQS		4
-#define UNCORE_AUX_ALTS		2
+#define UNCORE_AUX_ALTS		4	/* NHM-EX FVC: any of 4 fields */
 
 struct uncore_box;
 struct uncore_pmu;
@@ -108,11 +108,15 @@ struct uncore_aux_req {
  * struct uncore_aux_need - what an event needs beyond its counter
  * @ctl: control bits it needs that attr.config does not have (a CBo
  *	filter_tid implies tid_en), whatever the alternatives chosen
+ * @drop: bits of attr.config that are not control bits: a counter
+ *	selector (NHM-EX B-box), an auxiliary register's value (R-box
+ *	xbr_mm_cfg), or a selector the chosen alternative supplies
  * @nreq: requests in @req
  * @req: its requests; the event gets all of them or none
  */
 struct uncore_aux_need {
 	u64 ctl;
+	u64 drop;
 	u8 nreq;
 	struct uncore_aux_req req[UNCORE_AUX_REQS];
 };
@@ -281,8 +285,9 @@ struct uncore_box {
  *	value; NULL if no event of the type samples through a PMI, the one
  *	user
  * @write_aux: program slot @slot's registers with @val, in the order the
- *	registers' protocol asks; slots are written in increasing order,
- *	all before the counter's enabling write
+ *	registers' protocol asks; @regs (bit r: register r) are the ones
+ *	whose value changed, which is all of them at box init. Slots are
+ *	written in increasing order, all before the counter's enabling write
  */
 struct uncore_ops {
 	void (*init_box)(struct uncore_box *box);
@@ -291,7 +296,8 @@ struct uncore_ops {
 	u64 (*read_counter)(struct uncore_box *box, struct perf_event *event);
 	void (*write_counter)(struct uncore_box *box, struct perf_event *event,
 			      u64 val);
-	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val);
+	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val,
+			  u32 regs);
 };
 
 /**
@@ -371,8 +377,9 @@ struct uncore_format_desc {
  * @box_ctl: MSR of box 0's BOX_CTL (0: none)
  * @box_ctl_init: value that resets the box's controls and counters
  * @box_ctl_freeze: BOX_CTL value that freezes the box's counters and
- *	changes nothing else; 0 if the box cannot be frozen on its own
- * @box_ctl_run: BOX_CTL value that ends that freeze
+ *	changes nothing else (NHM-EX: 0, every ctr_en bit clear)
+ * @box_ctl_run: BOX_CTL value that ends that freeze; @box_ctl_freeze and
+ *	@box_ctl_run both 0: the box cannot be frozen on its own
  * @write_twice: counter controls must be written twice to take hold
  * @event_ctl: MSR of box 0's CTL0 (PCI: CTLn at @event_ctl + 4n)
  * @perf_ctr: MSR of box 0's CTR0 (PCI: CTRn at @perf_ctr + 8n)
@@ -542,6 +549,8 @@ int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
 		       struct pci_dev *pdev, struct pci_dev *aux_pdev);
 void uncore_pci_box_remove(struct pci_dev *pdev);
 u64 uncore_event_max_rate(const struct uncore_type *type, u64 config);
+struct uncore_box *uncore_pkg_box(const struct uncore_type *type, int idx,
+				  int pkg);
 int uncore_event_config(const struct uncore_type *type, struct perf_event *event,
 			struct uncore_event *ue);
 
@@ -582,7 +591,7 @@ int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
 			   int *assign);
 int uncore_aux_get(const struct uncore_aux_slot *slots,
 		   struct uncore_aux_state *st, const struct uncore_aux_need *need,
-		   u8 *choice, u32 *dirty);
+		   u8 *choice, u64 *dirty);
 void uncore_aux_put(const struct uncore_aux_slot *slots,
 		    struct uncore_aux_state *st,
 		    const struct uncore_aux_need *need, const u8 *choice);
