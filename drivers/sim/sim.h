@@ -503,7 +503,7 @@ struct sim_model {
 	void (*clock_moved)(void);
 };
 
-extern const struct sim_model sim_bdx_model, sim_p4mp_model;
+extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model;
 
 /* main.c */
 extern struct sim_socket sim_sockets[SIM_MAX_PKGS];

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uncore_sim: the uncore PMU of the Intel Xeon 7500 (Nehalem-EX, family 6
+ * model 2Eh; Xeon 7500 Uncore Programming Guide, seed 000).
+ *
+ * Per package, MSRs only (000:55): the U-Box (global control, one
+ * counter), eight C-Boxes, two B-, S- and M-Boxes, the R-Box as two halves
+ * of eight counters, and the W-Box with a fixed counter of uncore clocks.
+ * Counters are 48 bits; a counter counts under its own en, its box's
+ * ctr_en bit and U en_all (000:95). Overflows set the box's status bit,
+ * which the S-Box SUMMARY and U GLOBAL_STATUS summarise (000:74-76); with
+ * pmi_en, frz_all clears en_all and a PMI is owed to pmi_core_sel (not
+ * delivered yet). Any other MSR faults (-EIO). The registers are in
+ * nhmex_regs.c; here the locking, the MSR seam and debugfs.
+ *
+ * Occurrences come from debugfs; the fixed counter counts sim time. Each
+ * counter keeps the unwrapped total it counted: the truth a test compares
+ * with.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <asm/processor.h>
+
+#include "nhmex.h"
+#include "sim.h"
+
+/* The guide gives no uncore frequency [INF]. */
+static unsigned long long nhmex_uclk_hz = 2400000000ULL;
+module_param(nhmex_uclk_hz, ullong, 0444);
+MODULE_PARM_DESC(nhmex_uclk_hz,
+		 "Xeon 7500 model: uncore clock in Hz, counted by the W-Box fixed counter");
+
+/**
+ * struct nhmex_socket - a package's registers and the lock serialising them
+ * @lock: taken with IRQs off by the MSR seam and debugfs
+ * @pkg: the registers
+ */
+struct nhmex_socket {
+	raw_spinlock_t lock;
+	struct nhmex_pkg pkg;
+};
+
+static struct nhmex_socket *nhmex_sockets;
+
+static struct nhmex_socket *nhmex_this_socket(void)
+{
+	int pkg = sim_this_pkg();
+
+	return pkg >= 0 ? &nhmex_sockets[pkg] : NULL;
+}
+
+/*
+ * The MSR seam, from the driver on any CPU of the package. The model
+ * delivers no PMI yet, so nothing reaches it from NMI context and a
+ * spinlock does; PMI delivery will need pmi.c's NMI-safe locking.
+ */
+static int nhmex_access(u32 msr, u64 *val, bool write)
+{
+	struct nhmex_socket *s = nhmex_this_socket();
+	unsigned long flags;
+	int ret;
+
+	if (!s) {
+		if (!write)
+			*val = 0;
+		return -EIO;
+	}
+	raw_spin_lock_irqsave(&s->lock, flags);
+	ret = nhmex_reg_access(&s->pkg, sim_clock_now(), msr, val, write);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	return ret;
+}
+
+/* Nehalem-EX is family 6 model 46 [EXT]; Westmere-EX (47) differs. */
+static bool nhmex_match(void)
+{
+	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+	       boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == 0x2e;
+}
+
+static int nhmex_init(u64 now)
+{
+	unsigned int i;
+
+	if (nhmex_uclk_hz > SIM_MAX_CLK_HZ) {
+		pr_err("nhmex_uclk_hz: at most %llu\n", SIM_MAX_CLK_HZ);
+		return -EINVAL;
+	}
+	nhmex_sockets = kcalloc(sim_nr_pkgs, sizeof(*nhmex_sockets),
+				GFP_KERNEL);
+	if (!nhmex_sockets)
+		return -ENOMEM;
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		raw_spin_lock_init(&nhmex_sockets[i].lock);
+		nhmex_pkg_init(&nhmex_sockets[i].pkg, i, nhmex_uclk_hz, now);
+	}
+	return 0;
+}
+
+static void nhmex_exit(void)
+{
+	kfree(nhmex_sockets);
+}
+
+/* ---- debugfs ------------------------------------------------------------ */
+
+enum nhmex_key {
+	NK_PKG,
+	NK_BOX,
+	NK_IDX,
+	NK_CTR,
+	NK_EVENT,
+	NK_UMASK,
+	NK_PKT,
+	NK_SEL,
+	NK_FLAG,
+	NK_DSP,
+	NK_ISS,
+	NK_MAP,
+	NK_THR,
+	NK_PGT,
+	NK_PLD,
+	NK_FVC,
+	NK_ADDR,
+	NK_PORT,
+	NK_IPERF,
+	NK_QLX,
+	NK_XBR,
+	NK_COUNT,
+	NK_INC,
+	NK_VALUE,
+	NK_MSR,
+	NK_NR,
+};
+
+/* Names and the largest values any box takes; box-specific limits below. */
+static const struct {
+	const char *name;
+	u64 max;
+} nhmex_keys[NK_NR] = {
+	[NK_PKG]	= { "pkg",	SIM_MAX_PKGS - 1 },
+	[NK_BOX]	= { "box",	0 },
+	[NK_IDX]	= { "idx",	NHMEX_NR_CBOX - 1 },
+	[NK_CTR]	= { "ctr",	NHMEX_MAX_CTRS - 1 },
+	[NK_EVENT]	= { "event",	0xff },
+	[NK_UMASK]	= { "umask",	0xff },
+	[NK_PKT]	= { "pkt",	U64_MAX },
+	[NK_SEL]	= { "sel",	0x1f },
+	[NK_FLAG]	= { "flag",	1 },
+	[NK_DSP]	= { "dsp",	U64_MAX },
+	[NK_ISS]	= { "iss",	U64_MAX },
+	[NK_MAP]	= { "map",	U64_MAX },
+	[NK_THR]	= { "thr",	U64_MAX },
+	[NK_PGT]	= { "pgt",	U64_MAX },
+	[NK_PLD]	= { "pld",	U64_MAX },
+	[NK_FVC]	= { "fvc",	0x7 },
+	[NK_ADDR]	= { "addr",	GENMASK_ULL(33, 0) },
+	[NK_PORT]	= { "port",	NHMEX_NR_RPORTS - 1 },
+	[NK_IPERF]	= { "iperf",	U32_MAX },
+	[NK_QLX]	= { "qlx",	0xff },
+	[NK_XBR]	= { "xbr",	U64_MAX },
+	[NK_COUNT]	= { "count",	U64_MAX },
+	[NK_INC]	= { "inc",	U64_MAX },
+	[NK_VALUE]	= { "value",	U64_MAX },
+	[NK_MSR]	= { "msr",	U32_MAX },
+};
+
+/* The M-Box sub-control each key names. */
+static const struct {
+	enum nhmex_key key;
+	enum nhmex_m_sub sub;
+} nhmex_sub_keys[] = {
+	{ NK_DSP, NHMEX_M_DSP },
+	{ NK_ISS, NHMEX_M_ISS },
+	{ NK_MAP, NHMEX_M_MAP },
+	{ NK_THR, NHMEX_M_MSC_THR },
+	{ NK_PGT, NHMEX_M_PGT },
+	{ NK_PLD, NHMEX_M_PLD },
+};
+
+#define NK(k)			BIT(NK_##k)
+#define NHMEX_INJECT_COMMON	(NK(PKG) | NK(BOX) | NK(COUNT) | NK(INC))
+#define NHMEX_M_SUB_KEYS	(NK(DSP) | NK(ISS) | NK(MAP) | NK(THR) | \
+				 NK(PGT) | NK(PLD))
+#define NHMEX_R_KINDS		(NK(IPERF) | NK(QLX) | NK(XBR))
+
+/* Per box, the inject keys it takes beyond the common ones, and needs. */
+static const struct {
+	unsigned long keys;
+	unsigned long needed;
+} nhmex_inject_keys[NHMEX_NR_BOX_TYPES] = {
+	[NHMEX_UBOX] = { NK(IDX) | NK(EVENT), NK(EVENT) },
+	[NHMEX_CBOX] = { NK(IDX) | NK(EVENT) | NK(UMASK), NK(EVENT) },
+	[NHMEX_BBOX] = { NK(IDX) | NK(CTR) | NK(EVENT) | NK(PKT),
+			 NK(CTR) | NK(EVENT) },
+	[NHMEX_SBOX] = { NK(IDX) | NK(EVENT) | NK(UMASK) | NK(PKT),
+			 NK(EVENT) },
+	[NHMEX_MBOX] = { NK(IDX) | NK(SEL) | NK(FLAG) | NHMEX_M_SUB_KEYS |
+			 NK(FVC) | NK(ADDR), NK(SEL) },
+	/* No idx: the port decides the half. */
+	[NHMEX_RBOX] = { NK(PORT) | NHMEX_R_KINDS, NK(PORT) },
+	[NHMEX_WBOX] = { NK(IDX) | NK(EVENT) | NK(UMASK), NK(EVENT) },
+};
+
+#define NHMEX_COUNTER_KEYS	(NK(PKG) | NK(BOX) | NK(IDX) | NK(CTR) | \
+				 NK(VALUE))
+#define NHMEX_COUNTER_NEEDED	(NK(PKG) | NK(BOX) | NK(CTR) | NK(VALUE))
+#define NHMEX_MSR_KEYS		(NK(PKG) | NK(MSR) | NK(VALUE))
+
+enum nhmex_cmd_kind {
+	NHMEX_CMD_INJECT,
+	NHMEX_CMD_COUNTER,
+	NHMEX_CMD_MSR,
+};
+
+/**
+ * struct nhmex_cmd - one parsed line of "inject", "counter" or "msr"
+ * @pkg: package
+ * @ev: inject: the occurrence; counter: box kind and instance
+ * @ctr: counter: counter index or NHMEX_CTR_FIXED
+ * @value: counter, msr: the value
+ * @msr: msr: the MSR
+ */
+struct nhmex_cmd {
+	unsigned int pkg;
+	struct nhmex_event ev;
+	unsigned int ctr;
+	u64 value;
+	u32 msr;
+};
+
+static int nhmex_parse_box(const char *s, enum nhmex_box_type *type)
+{
+	enum nhmex_box_type t;
+
+	for (t = 0; t < NHMEX_NR_BOX_TYPES; t++) {
+		if (!strcmp(s, nhmex_box_name(t))) {
+			*type = t;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * "key=value ..." into @v, each key once; box into @type; "ctr=fixed"
+ * sets @fixed. Values within the keys' overall limits.
+ */
+static int nhmex_parse_kv(char *line, u64 *v, unsigned long *seen,
+			  enum nhmex_box_type *type, bool *fixed)
+{
+	char *tok, *val;
+	unsigned int k;
+
+	*seen = 0;
+	*fixed = false;
+	while ((tok = strsep(&line, " \t"))) {
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		for (k = 0; k < NK_NR; k++)
+			if (!strcmp(tok, nhmex_keys[k].name))
+				break;
+		if (k == NK_NR || (*seen & BIT(k)))
+			return -EINVAL;
+		*seen |= BIT(k);
+		if (k == NK_BOX) {
+			if (nhmex_parse_box(val, type))
+				return -EINVAL;
+		} else if (k == NK_CTR && !strcmp(val, "fixed")) {
+			*fixed = true;
+		} else if (kstrtou64(val, 0, &v[k]) || v[k] > nhmex_keys[k].max) {
+			return -EINVAL;
+		}
+	}
+	if (!(*seen & NK(PKG)) || v[NK_PKG] >= sim_nr_pkgs)
+		return -EINVAL;
+	return 0;
+}
+
+/* Limits that depend on the box, then the occurrence itself. */
+static int nhmex_parse_inject(const u64 *v, unsigned long seen, bool fixed,
+			      struct nhmex_event *ev)
+{
+	unsigned long keys = nhmex_inject_keys[ev->type].keys |
+			     NHMEX_INJECT_COMMON;
+	unsigned long needed = nhmex_inject_keys[ev->type].needed |
+			       NK(PKG) | NK(BOX) | NK(COUNT);
+	unsigned int i;
+	u64 prod;
+
+	if ((seen & ~keys) || (seen & needed) != needed || fixed)
+		return -EINVAL;
+	if (ev->type == NHMEX_RBOX && hweight_long(seen & NHMEX_R_KINDS) != 1)
+		return -EINVAL;
+	/* B: a 5-bit ev_sel of one of its counters (000:1161-1178). */
+	if (ev->type == NHMEX_BBOX &&
+	    (v[NK_EVENT] > 0x1f || v[NK_CTR] >= NHMEX_BBOX_CTRS))
+		return -EINVAL;
+	/* M: set_flag_sel is 3 bits [EXT]. */
+	if (v[NK_FLAG] && v[NK_SEL] > 0x7)
+		return -EINVAL;
+	if (check_mul_overflow(v[NK_COUNT], v[NK_INC], &prod))
+		return -EINVAL;
+
+	ev->event = v[NK_EVENT];
+	ev->umask = v[NK_UMASK];
+	ev->ctr = v[NK_CTR];
+	ev->has_pkt = seen & NK(PKT);
+	ev->pkt = v[NK_PKT];
+	ev->sel = v[NK_SEL];
+	ev->flag = v[NK_FLAG];
+	for (i = 0; i < ARRAY_SIZE(nhmex_sub_keys); i++) {
+		if (!(seen & BIT(nhmex_sub_keys[i].key)))
+			continue;
+		ev->subs |= BIT(nhmex_sub_keys[i].sub);
+		ev->sub[nhmex_sub_keys[i].sub] = v[nhmex_sub_keys[i].key];
+	}
+	ev->has_fvc = seen & NK(FVC);
+	ev->fvc = v[NK_FVC];
+	ev->has_addr = seen & NK(ADDR);
+	ev->addr = v[NK_ADDR];
+	ev->port = v[NK_PORT];
+	if (seen & NK(IPERF)) {
+		ev->rkind = NHMEX_R_IPERF;
+		ev->rval = v[NK_IPERF];
+	} else if (seen & NK(QLX)) {
+		ev->rkind = NHMEX_R_QLX;
+		ev->rval = v[NK_QLX];
+	} else {
+		ev->rkind = NHMEX_R_XBR;
+		ev->rval = v[NK_XBR];
+	}
+	if (ev->type == NHMEX_RBOX)
+		ev->idx = ev->port / NHMEX_RPORTS_PER_HALF;
+	ev->count = v[NK_COUNT];
+	ev->inc = v[NK_INC];
+	return 0;
+}
+
+static int nhmex_parse(char *line, enum nhmex_cmd_kind kind,
+		       struct nhmex_cmd *cmd)
+{
+	u64 v[NK_NR] = { [NK_INC] = 1 };
+	struct nhmex_event *ev = &cmd->ev;
+	unsigned long seen;
+	bool fixed;
+
+	memset(cmd, 0, sizeof(*cmd));
+	if (nhmex_parse_kv(line, v, &seen, &ev->type, &fixed))
+		return -EINVAL;
+	cmd->pkg = v[NK_PKG];
+	if (kind == NHMEX_CMD_MSR) {
+		if (seen != NHMEX_MSR_KEYS)
+			return -EINVAL;
+		cmd->msr = v[NK_MSR];
+		cmd->value = v[NK_VALUE];
+		/* What exists never changes: no lock needed to ask. */
+		return nhmex_msr_exists(&nhmex_sockets[cmd->pkg].pkg,
+					cmd->msr) ? 0 : -EINVAL;
+	}
+	if (!(seen & NK(BOX)))
+		return -EINVAL;
+	ev->idx = v[NK_IDX];
+	if (ev->idx >= nhmex_box_count(ev->type))
+		return -EINVAL;
+	if (kind == NHMEX_CMD_INJECT)
+		return nhmex_parse_inject(v, seen, fixed, ev);
+
+	if ((seen & ~NHMEX_COUNTER_KEYS) ||
+	    (seen & NHMEX_COUNTER_NEEDED) != NHMEX_COUNTER_NEEDED ||
+	    v[NK_VALUE] > NHMEX_CTR_MASK)
+		return -EINVAL;
+	cmd->value = v[NK_VALUE];
+	if (fixed) {
+		cmd->ctr = NHMEX_CTR_FIXED;
+		return ev->type == NHMEX_WBOX ? 0 : -EINVAL;
+	}
+	cmd->ctr = v[NK_CTR];
+	return cmd->ctr < nhmex_box_nr_ctrs(ev->type) ? 0 : -EINVAL;
+}
+
+static void nhmex_apply(const void *arg_cmd, void *arg)
+{
+	const struct nhmex_cmd *cmd = arg_cmd;
+	enum nhmex_cmd_kind kind = *(enum nhmex_cmd_kind *)arg;
+	struct nhmex_socket *s = &nhmex_sockets[cmd->pkg];
+	unsigned long flags;
+	u64 val = cmd->value;
+
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (kind == NHMEX_CMD_INJECT)
+		nhmex_inject(&s->pkg, sim_clock_now(), &cmd->ev);
+	else if (kind == NHMEX_CMD_COUNTER)
+		nhmex_set_counter(&s->pkg, sim_clock_now(), cmd->ev.type,
+				  cmd->ev.idx, cmd->ctr, cmd->value);
+	else
+		nhmex_reg_access(&s->pkg, sim_clock_now(), cmd->msr, &val,
+				 true);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+}
+
+static int nhmex_parse_line(char *line, void *cmd, void *arg)
+{
+	return nhmex_parse(line, *(enum nhmex_cmd_kind *)arg, cmd);
+}
+
+/* The kind of command each file takes. */
+static enum nhmex_cmd_kind nhmex_kind_inject = NHMEX_CMD_INJECT;
+static enum nhmex_cmd_kind nhmex_kind_counter = NHMEX_CMD_COUNTER;
+static enum nhmex_cmd_kind nhmex_kind_msr = NHMEX_CMD_MSR;
+
+#define NHMEX_CMD_FILE(_kind) {						\
+	.size = sizeof(struct nhmex_cmd), .parse = nhmex_parse_line,	\
+	.apply = nhmex_apply, .arg = &(_kind),				\
+}
+
+static const struct sim_cmd_file nhmex_inject_file =
+	NHMEX_CMD_FILE(nhmex_kind_inject);
+static const struct sim_cmd_file nhmex_counter_file =
+	NHMEX_CMD_FILE(nhmex_kind_counter);
+static const struct sim_cmd_file nhmex_msr_file =
+	NHMEX_CMD_FILE(nhmex_kind_msr);
+
+static void nhmex_show_ctr(struct seq_file *m, const struct nhmex_pkg *p,
+			   const struct nhmex_box *b, const char *name,
+			   unsigned int i)
+{
+	const struct nhmex_ctr *c = &b->ctr[i];
+
+	seq_printf(m, "pkg%u %s ctr%u ctl=0x%016llx ctr=0x%012llx total=%llu counting=%d",
+		   p->id, name, i, c->ctl, nhmex_ctr_read(p, c), c->total,
+		   nhmex_ctr_counting(p, b, i));
+	if (b->type == NHMEX_SBOX)
+		seq_printf(m, " occ_reset=%d", c->occ_reset);
+	seq_putc(m, '\n');
+}
+
+static void nhmex_show_box(struct seq_file *m, const struct nhmex_pkg *p,
+			   const struct nhmex_box *b)
+{
+	const u64 *mm = b->mm, *sub = b->sub;
+	char name[12];
+	unsigned int i;
+
+	if (nhmex_box_count(b->type) > 1)
+		snprintf(name, sizeof(name), "%s%u", nhmex_box_name(b->type),
+			 b->idx);
+	else
+		strscpy(name, nhmex_box_name(b->type), sizeof(name));
+
+	/* The U-Box's box registers are the global ones. */
+	if (b->type == NHMEX_UBOX)
+		seq_printf(m, "pkg%u %s", p->id, name);
+	else
+		seq_printf(m, "pkg%u %s ctl=0x%08x status=0x%08x", p->id, name,
+			   b->ctl, b->status);
+	if (b->type == NHMEX_BBOX)
+		seq_printf(m, " match=0x%016llx mask=0x%016llx",
+			   mm[NHMEX_MM_MATCH], mm[NHMEX_MM_MASK]);
+	if (b->type == NHMEX_SBOX)
+		seq_printf(m, " summary=0x%08x mm_cfg=0x%016llx match=0x%016llx mask=0x%016llx",
+			   nhmex_s_summary(p, b->idx), mm[NHMEX_MM_CFG],
+			   mm[NHMEX_MM_MATCH], mm[NHMEX_MM_MASK]);
+	if (b->type == NHMEX_MBOX)
+		seq_printf(m, " dsp=0x%016llx iss=0x%016llx map=0x%016llx thr=0x%016llx pgt=0x%016llx pld=0x%016llx zdp=0x%016llx mm_cfg=0x%016llx addr_match=0x%016llx addr_mask=0x%016llx",
+			   sub[NHMEX_M_DSP], sub[NHMEX_M_ISS],
+			   sub[NHMEX_M_MAP], sub[NHMEX_M_MSC_THR],
+			   sub[NHMEX_M_PGT], sub[NHMEX_M_PLD],
+			   sub[NHMEX_M_ZDP], mm[NHMEX_MM_CFG],
+			   mm[NHMEX_MM_MATCH], mm[NHMEX_MM_MASK]);
+	seq_putc(m, '\n');
+	for (i = 0; i < b->nr_ctrs; i++)
+		nhmex_show_ctr(m, p, b, name, i);
+}
+
+/* @p is a snapshot. */
+static void nhmex_show_pkg(struct seq_file *m, struct nhmex_pkg *p)
+{
+	const struct nhmex_stats *st = &p->stats;
+	enum nhmex_box_type t;
+	unsigned int i;
+
+	seq_printf(m, "pkg%u info sim_ns=%llu uclk_hz=%llu\n", p->id,
+		   p->now_ns, p->uclk_hz);
+	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu gp_mm=%llu illegal_sel=%llu inject_lines=%llu inject_hits=%llu overflows=%llu freezes=%llu pmis=%llu dropped=%llu\n",
+		   p->id, st->reads, st->writes, st->faults, st->rsvd_writes,
+		   st->gp_mm, st->illegal_sel, st->inject_lines,
+		   st->inject_hits, st->overflows, st->freezes, st->pmis,
+		   st->dropped);
+	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%08x pmi_core_sel=0x%02x pmi_owed=%d\n",
+		   p->id, p->u_ctl, nhmex_u_status(p),
+		   (unsigned int)FIELD_GET(NHMEX_U_GCTL_CORE_SEL, p->u_ctl),
+		   p->pmi_owed);
+	for (t = 0; t < NHMEX_NR_BOX_TYPES; t++)
+		for (i = 0; i < nhmex_box_count(t); i++)
+			nhmex_show_box(m, p, nhmex_box(p, t, i));
+	seq_printf(m, "pkg%u wbox fixed ctl=0x%016llx ctr=0x%012llx total=%llu counting=%d\n",
+		   p->id, p->wfixed.ctl, nhmex_ctr_read(p, &p->wfixed),
+		   p->wfixed.total, nhmex_fixed_counting(p));
+	for (i = 0; i < NHMEX_NR_RPORTS; i++) {
+		const struct nhmex_rport *rp = &p->rport[i];
+
+		seq_printf(m, "pkg%u rport%u iperf0=0x%08x iperf1=0x%08x qlx=0x%08x xbr1=0x%016llx,0x%016llx,0x%016llx xbr2=0x%016llx,0x%016llx,0x%016llx\n",
+			   p->id, i, rp->iperf[0], rp->iperf[1], rp->qlx,
+			   rp->xbr[0][NHMEX_MM_CFG], rp->xbr[0][NHMEX_MM_MATCH],
+			   rp->xbr[0][NHMEX_MM_MASK], rp->xbr[1][NHMEX_MM_CFG],
+			   rp->xbr[1][NHMEX_MM_MATCH], rp->xbr[1][NHMEX_MM_MASK]);
+	}
+}
+
+/* Each package is brought up to date and copied, then printed unlocked. */
+static int nhmex_state_show(struct seq_file *m, void *v)
+{
+	struct nhmex_pkg *snap;
+	unsigned long flags;
+	unsigned int i;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		struct nhmex_socket *s = &nhmex_sockets[i];
+
+		raw_spin_lock_irqsave(&s->lock, flags);
+		nhmex_advance(&s->pkg, sim_clock_now());
+		*snap = s->pkg;
+		raw_spin_unlock_irqrestore(&s->lock, flags);
+		nhmex_show_pkg(m, snap);
+	}
+	kfree(snap);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nhmex_state);
+
+static ssize_t nhmex_reset_stats_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		struct nhmex_socket *s = &nhmex_sockets[i];
+
+		raw_spin_lock_irqsave(&s->lock, flags);
+		nhmex_reset_stats(&s->pkg);
+		raw_spin_unlock_irqrestore(&s->lock, flags);
+	}
+	return len;
+}
+
+static const struct file_operations nhmex_reset_stats_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= nhmex_reset_stats_write,
+	.llseek	= noop_llseek,
+};
+
+static void nhmex_debugfs_init(struct dentry *dir)
+{
+	sim_debugfs_cmd_file("inject", dir, &nhmex_inject_file);
+	sim_debugfs_cmd_file("counter", dir, &nhmex_counter_file);
+	sim_debugfs_cmd_file("msr", dir, &nhmex_msr_file);
+	debugfs_create_file("state", 0400, dir, NULL, &nhmex_state_fops);
+	debugfs_create_file("reset_stats", 0200, dir, NULL,
+			    &nhmex_reset_stats_fops);
+}
+
+const struct sim_model sim_nhmex_model = {
+	.part		= "nhmex",
+	.name		= "Xeon 7500 (Nehalem-EX)",
+	.max_pkgs	= SIM_MAX_PKGS,
+	.match		= nhmex_match,
+	.init		= nhmex_init,
+	.exit		= nhmex_exit,
+	.access		= nhmex_access,
+	.debugfs_init	= nhmex_debugfs_init,
+};

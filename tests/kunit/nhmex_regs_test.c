@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the simulator's Xeon 7500 (Nehalem-EX) uncore registers
+ * (drivers/sim/nhmex_regs.c): the three-level enable and rst_all, the MSR
+ * map (interleaved C-Boxes, R-Box sub-registers), what each box's events
+ * match, threshold/invert/edge, the fixed counter's clock, and overflow
+ * up the summary tree to freeze and PMI. MSR numbers are spelled out here
+ * rather than taken from the model, so a wrong map in it shows.
+ */
+#include <kunit/test.h>
+
+#include "../../drivers/sim/nhmex_regs.c"
+
+#define U_GCTL		0xc00
+#define U_GSTS		0xc01
+#define U_OVF		0xc02
+#define U_EVSEL		0xc10
+#define U_CTR		0xc11
+#define C0		0xd00
+#define C1		0xd80
+#define C3		0xdc0
+#define B0		0xc20
+#define B1		0xc60
+#define B0_MATCH	0xe45
+#define B0_MASK		0xe46
+#define S0		0xc40
+#define S1		0xcc0
+#define S0_MM_CFG	0xe48
+#define S0_MATCH	0xe49
+#define S0_MASK		0xe4a
+#define M0		0xca0
+#define M0_MM_CFG	0xe54
+#define M0_ADDR_MATCH	0xe55
+#define M0_ADDR_MASK	0xe56
+#define W		0xc80
+#define W_FIXED_CTR	0x394
+#define W_FIXED_CTL	0x395
+#define R_L		0xe00
+#define R_R		0xe20
+
+/* Box block offsets: GLOBAL_CTL, STATUS, OVF_CTL; counter i. */
+#define GCTL(b)		(b)
+#define GSTS(b)		((b) + 1)
+#define OVF(b)		((b) + 2)
+#define CTL(b, i)	((b) + 0x10 + 2 * (i))
+#define CTR(b, i)	((b) + 0x11 + 2 * (i))
+
+#define EN_ALL		BIT_ULL(28)
+#define RST_ALL		BIT_ULL(29)
+#define FRZ_ALL		BIT_ULL(31)
+#define U_EN		BIT_ULL(0)
+#define CORE_SEL(m)	((u64)(m) << 1)
+#define PMI		BIT_ULL(30)
+
+/* C/S/W/U control: ev_sel, umask, edge, pmi_en, en, invert, threshold. */
+#define CSW(ev, um)	((u64)(ev) | (u64)(um) << 8 | BIT_ULL(22))
+#define EDGE		BIT_ULL(18)
+#define PMI_EN		BIT_ULL(20)
+#define INVERT		BIT_ULL(23)
+#define THRESH(t)	((u64)(t) << 24)
+/* B and R control: en bit 0, ev_sel 5:1. */
+#define BR(ev)		(BIT_ULL(0) | (u64)(ev) << 1)
+/* M control: en 0, flag_mode 7, inc_sel 13:9, set_flag_sel 21:19. */
+#define M_INC(s)	(BIT_ULL(0) | (u64)(s) << 9)
+#define M_FLAG(s)	(BIT_ULL(0) | BIT_ULL(7) | (u64)(s) << 19)
+
+#define TOP		(BIT_ULL(48) - 1)
+#define HZ_TEST		2400000000ULL
+
+static struct nhmex_pkg *nx_new(struct kunit *test)
+{
+	struct nhmex_pkg *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+	nhmex_pkg_init(p, 0, HZ_TEST, 0);
+	return p;
+}
+
+static void wr(struct kunit *test, struct nhmex_pkg *p, u32 msr, u64 v)
+{
+	KUNIT_ASSERT_EQ(test, nhmex_reg_access(p, 0, msr, &v, true), 0);
+}
+
+static u64 rd(struct kunit *test, struct nhmex_pkg *p, u32 msr)
+{
+	u64 v;
+
+	KUNIT_ASSERT_EQ(test, nhmex_reg_access(p, 0, msr, &v, false), 0);
+	return v;
+}
+
+/* One line of C/S/W (or U) events; returns the counters that matched. */
+static int inj(struct nhmex_pkg *p, enum nhmex_box_type t, unsigned int idx,
+	       u8 ev, u8 umask, u64 count, u64 inc)
+{
+	struct nhmex_event e = {
+		.type = t, .idx = idx, .event = ev, .umask = umask,
+		.count = count, .inc = inc,
+	};
+
+	return nhmex_inject(p, 0, &e);
+}
+
+/* Each of en, ctr_en and en_all alone missing stops the counter. */
+static void nhmex_test_three_level(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+
+	wr(test, p, CTL(C0, 2), CSW(0x14, 0));
+	wr(test, p, GCTL(C0), BIT(2));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x14, 0, 5, 1), 0);
+	KUNIT_EXPECT_EQ(test, p->stats.dropped, 5ULL);
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(C0), BIT(1));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x14, 0, 5, 1), 0);
+	wr(test, p, GCTL(C0), BIT(2));
+	wr(test, p, CTL(C0, 2), CSW(0x14, 0) & ~BIT_ULL(22));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x14, 0, 5, 1), 0);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 2)), 0ULL);
+
+	wr(test, p, CTL(C0, 2), CSW(0x14, 0));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x14, 0, 5, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 2)), 5ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[0].ctr[2].total, 5ULL);
+
+	/* The U counter's middle level is u_en in U GLOBAL_CTL. */
+	wr(test, p, U_EVSEL, CSW(0x50, 0) & ~GENMASK_ULL(15, 8));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_UBOX, 0, 0x50, 0, 3, 1), 0);
+	wr(test, p, U_GCTL, EN_ALL | U_EN);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_UBOX, 0, 0x50, 0, 3, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_CTR), 3ULL);
+}
+
+/* rst_all zeroes everything once and holds it at 0 while set. */
+static void nhmex_test_rst_all(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+
+	wr(test, p, CTL(C0, 0), CSW(0x14, 0));
+	wr(test, p, GCTL(C0), BIT(0));
+	wr(test, p, U_GCTL, EN_ALL);
+	inj(p, NHMEX_CBOX, 0, 0x14, 0, 7, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 0)), 7ULL);
+
+	wr(test, p, U_GCTL, EN_ALL | RST_ALL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 0)), 0ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[0].ctr[0].total, 0ULL);
+	KUNIT_EXPECT_FALSE(test, nhmex_ctr_counting(p, &p->cbox[0], 0));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x14, 0, 7, 1), 0);
+
+	/* A preload while held is kept and shows once rst_all drops. */
+	wr(test, p, CTR(C0, 0), 0x100);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 0)), 0ULL);
+	wr(test, p, U_GCTL, EN_ALL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 0)), 0x100ULL);
+	inj(p, NHMEX_CBOX, 0, 0x14, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 0)), 0x101ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[0].ctr[0].total, 1ULL);
+}
+
+/* C-Box n is at the n-th of the interleaved bases, not 0xD00 + 0x20n. */
+static void nhmex_test_cbox_bases(struct kunit *test)
+{
+	static const u32 base[] = {
+		0xd00, 0xd80, 0xd40, 0xdc0, 0xd20, 0xda0, 0xd60, 0xde0,
+	};
+	struct nhmex_pkg *p = nx_new(test);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(base); i++) {
+		wr(test, p, GCTL(base[i]), BIT(i % NHMEX_CBOX_CTRS));
+		wr(test, p, CTL(base[i], 5), CSW(i + 1, 0));
+	}
+	for (i = 0; i < ARRAY_SIZE(base); i++) {
+		KUNIT_EXPECT_EQ(test, p->cbox[i].ctl, (u32)BIT(i % NHMEX_CBOX_CTRS));
+		KUNIT_EXPECT_EQ(test, p->cbox[i].ctr[5].ctl, CSW(i + 1, 0));
+	}
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(C1), BIT(5));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 1, 2, 0, 4, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C1, 5)), 4ULL);
+	/* Six counters: base + 0x1C is past the last. */
+	KUNIT_EXPECT_FALSE(test, nhmex_msr_exists(p, C1 + 0x1c));
+	KUNIT_EXPECT_TRUE(test, nhmex_msr_exists(p, C1 + 0x1b));
+}
+
+/* Threshold, invert and edge detect on a C-Box counter (000:461-467). */
+static void nhmex_test_threshold(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	struct nhmex_ctr *c = &p->cbox[2].ctr[0];
+	const u32 base = 0xd40;
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(base), BIT(0));
+
+	wr(test, p, CTL(base, 0), CSW(0x18, 1));
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 4, 3);
+	KUNIT_EXPECT_EQ(test, c->total, 12ULL);
+
+	wr(test, p, CTL(base, 0), CSW(0x18, 1) | THRESH(3));
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 5);	/* 10 cycles >= 3 */
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 2);	/* none */
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 3);	/* equal counts */
+	KUNIT_EXPECT_EQ(test, c->total, 32ULL);
+
+	wr(test, p, CTL(base, 0), CSW(0x18, 1) | THRESH(3) | INVERT);
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 5);
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 7, 2);
+	KUNIT_EXPECT_EQ(test, c->total, 39ULL);
+
+	/* Edge: rising edges of the condition, carried across lines. */
+	wr(test, p, CTL(base, 0), CSW(0x18, 1) | THRESH(3) | EDGE);
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 5);	/* rise */
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 5);	/* still high */
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 1);	/* low */
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 10, 4);	/* rise */
+	KUNIT_EXPECT_EQ(test, c->total, 41ULL);
+
+	/* Without a threshold edge counts inc != 0 rising. */
+	wr(test, p, CTL(base, 0), CSW(0x18, 1) | EDGE);
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 4, 3);
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 4, 0);
+	inj(p, NHMEX_CBOX, 2, 0x18, 1, 4, 1);
+	KUNIT_EXPECT_EQ(test, c->total, 43ULL);
+
+	/* umask: any common bit, or both 0. */
+	wr(test, p, CTL(base, 0), CSW(0x18, 0x6));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 2, 0x18, 0x4, 1, 1), 1);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 2, 0x18, 0x1, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 2, 0x18, 0, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 2, 0x19, 0x4, 1, 1), 0);
+}
+
+static int inj_b(struct nhmex_pkg *p, unsigned int idx, unsigned int ctr,
+		 u8 ev, bool has_pkt, u64 pkt)
+{
+	struct nhmex_event e = {
+		.type = NHMEX_BBOX, .idx = idx, .ctr = ctr, .event = ev,
+		.has_pkt = has_pkt, .pkt = pkt, .count = 1, .inc = 1,
+	};
+
+	return nhmex_inject(p, 0, &e);
+}
+
+/* B events are (counter, code); match events also need the packet. */
+static void nhmex_test_bbox_match(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(B0), 0xf);
+	wr(test, p, CTL(B0, 1), BR(0x02));	/* ctr1 0x02: a match event */
+	wr(test, p, CTL(B0, 3), BR(0x02));	/* ctr3 0x02: EARLY_ACK */
+	wr(test, p, B0_MATCH, 0x1234);
+	wr(test, p, B0_MASK, 0xff0f);
+
+	KUNIT_EXPECT_EQ(test, inj_b(p, 0, 1, 0x02, true, 0x12f4), 1);
+	KUNIT_EXPECT_EQ(test, inj_b(p, 0, 1, 0x02, true, 0x1334), 0);
+	KUNIT_EXPECT_EQ(test, inj_b(p, 0, 1, 0x02, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, inj_b(p, 0, 3, 0x02, false, 0), 1);
+	KUNIT_EXPECT_EQ(test, inj_b(p, 0, 2, 0x02, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, p->bbox[0].ctr[1].total, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->bbox[0].ctr[3].total, 1ULL);
+
+	/* MATCH bits 63:60 are reserved. */
+	wr(test, p, B0_MATCH, BIT_ULL(63) | 1);
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, B0_MATCH), 1ULL);
+	/* B1's pair; the B-Box has no MM_CFG. */
+	wr(test, p, 0xe4d, 5);
+	KUNIT_EXPECT_EQ(test, p->bbox[1].mm[NHMEX_MM_MATCH], 5ULL);
+	KUNIT_EXPECT_FALSE(test, nhmex_msr_exists(p, 0xe44));
+}
+
+static int inj_s(struct nhmex_pkg *p, u64 pkt)
+{
+	struct nhmex_event e = {
+		.type = NHMEX_SBOX, .idx = 0, .event = 0, .has_pkt = true,
+		.pkt = pkt, .count = 1, .inc = 1,
+	};
+
+	return nhmex_inject(p, 0, &e);
+}
+
+/* S MATCH/MASK fault while MM_CFG[63] is set; TO_R_PROG_EV matching. */
+static void nhmex_test_sbox_match(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	u64 v = 0x77;
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(S0), BIT(0));
+	wr(test, p, CTL(S0, 0), CSW(0x00, 0));
+	wr(test, p, S0_MATCH, 0x1000);
+	wr(test, p, S0_MASK, 0x00ff);
+	KUNIT_EXPECT_EQ(test, inj_s(p, 0x1000), 0);	/* MM_CFG[63] = 0 */
+
+	wr(test, p, S0_MM_CFG, BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, S0_MATCH, &v, true), -EIO);
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, S0_MASK, &v, true), -EIO);
+	KUNIT_EXPECT_EQ(test, p->stats.gp_mm, 2ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.faults, 0ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0_MATCH), 0x1000ULL);
+
+	KUNIT_EXPECT_EQ(test, inj_s(p, 0x10a5), 1);	/* masked bits */
+	KUNIT_EXPECT_EQ(test, inj_s(p, 0x1100), 0);
+	/* Bits 63:39 ignored while MATCH holds 0 there. */
+	KUNIT_EXPECT_EQ(test, inj_s(p, BIT_ULL(45) | 0x1000), 1);
+
+	wr(test, p, S0_MM_CFG, 0);
+	wr(test, p, S0_MATCH, BIT_ULL(45) | 0x1000);
+	wr(test, p, S0_MM_CFG, BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, inj_s(p, 0x1000), 0);
+	KUNIT_EXPECT_EQ(test, inj_s(p, BIT_ULL(45) | 0x1000), 1);
+	KUNIT_EXPECT_EQ(test, p->sbox[0].ctr[0].total, 3ULL);
+
+	/* reset_occ_cnt (17) recorded from the write that enables. */
+	wr(test, p, CTL(S0, 1), CSW(0x05, 1) | BIT_ULL(17));
+	KUNIT_EXPECT_TRUE(test, p->sbox[0].ctr[1].occ_reset);
+	wr(test, p, CTL(S0, 1), 0);
+	KUNIT_EXPECT_TRUE(test, p->sbox[0].ctr[1].occ_reset);
+	wr(test, p, CTL(S0, 1), CSW(0x05, 1));
+	KUNIT_EXPECT_FALSE(test, p->sbox[0].ctr[1].occ_reset);
+}
+
+static int inj_r(struct nhmex_pkg *p, unsigned int port,
+		 enum nhmex_r_kind kind, u64 val)
+{
+	struct nhmex_event e = {
+		.type = NHMEX_RBOX, .port = port, .rkind = kind, .rval = val,
+		.count = 1, .inc = 1,
+	};
+
+	return nhmex_inject(p, 0, &e);
+}
+
+/* The R ev_sel picks a port of the counter's half and a sub-register. */
+static void nhmex_test_rbox_select(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	unsigned int k, h;
+
+	wr(test, p, U_GCTL, EN_ALL);
+	/* Port 1 (left) and port 5 (right) alike: k = 0..5 on ctr k. */
+	for (h = 0; h < 2; h++) {
+		u32 base = h ? R_R : R_L;
+
+		wr(test, p, GCTL(base), 0x3f);
+		for (k = 0; k < 6; k++)
+			wr(test, p, CTL(base, k), BR(6 * 1 + k));
+	}
+	wr(test, p, 0xe04 + 1, BIT(31));	/* port 1 IPERF_CFG0 */
+	wr(test, p, 0xe24 + 1, BIT(30));	/* port 1 IPERF_CFG1 */
+	wr(test, p, 0xe0c + 1, 0x0a05);		/* port 1 QLX */
+	wr(test, p, 0xe60 + 4 * 1, BIT(21));	/* set 1: trig */
+	wr(test, p, 0xe61 + 4 * 1, 0x1000);
+	wr(test, p, 0xe62 + 4 * 1, 0xf000);
+	wr(test, p, 0xe70 + 4 * 1, BIT_ULL(63) | BIT(21));	/* set 2: dis */
+	wr(test, p, 0xe05 + 4, BIT(26));	/* port 5 IPERF_CFG0 */
+	wr(test, p, 0xe2c + 1, 0x0300);		/* port 5 QLX */
+	wr(test, p, 0xe90 + 4 * 1, BIT(21));	/* port 5 set 2 */
+
+	KUNIT_EXPECT_EQ(test, inj_r(p, 1, NHMEX_R_IPERF, BIT(31) | BIT(0)), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 1, NHMEX_R_IPERF, BIT(30)), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 1, NHMEX_R_QLX, 0x05), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 1, NHMEX_R_QLX, 0x0a), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 1, NHMEX_R_XBR, 0x1abc), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 1, NHMEX_R_XBR, 0x2abc), 0);
+	for (k = 0; k < 6; k++)
+		KUNIT_EXPECT_EQ(test, p->rbox[0].ctr[k].total, k == 5 ? 0ULL : 1ULL);
+
+	KUNIT_EXPECT_EQ(test, inj_r(p, 5, NHMEX_R_IPERF, BIT(26)), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 5, NHMEX_R_QLX, 0x03), 1);
+	KUNIT_EXPECT_EQ(test, inj_r(p, 5, NHMEX_R_XBR, 0), 1);
+	KUNIT_EXPECT_EQ(test, p->rbox[1].ctr[0].total, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->rbox[1].ctr[3].total, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->rbox[1].ctr[5].total, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->rbox[0].ctr[0].total, 1ULL);
+	/* Port 3's selects are not port 1's. */
+	KUNIT_EXPECT_EQ(test, inj_r(p, 3, NHMEX_R_IPERF, U32_MAX), 0);
+
+	/* Reserved and ignored sub-register bits. */
+	wr(test, p, 0xe0c, BIT(20) | 1);
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, 0xe0c), 1ULL);
+	wr(test, p, 0xe61, BIT_ULL(60) | 0x1000);
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 2ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, 0xe61), 0x1000ULL);
+	KUNIT_EXPECT_FALSE(test, nhmex_msr_exists(p, 0xe63));
+	KUNIT_EXPECT_FALSE(test, nhmex_msr_exists(p, 0xe03));
+	KUNIT_EXPECT_TRUE(test, nhmex_msr_exists(p, 0xe9e));
+	KUNIT_EXPECT_FALSE(test, nhmex_msr_exists(p, 0xea0));
+}
+
+/* ev_sel 0x18-0x1F selects nothing; the write is counted. */
+static void nhmex_test_rbox_illegal(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(R_L), BIT(7));
+	wr(test, p, CTL(R_L, 7), BR(0x17));
+	KUNIT_EXPECT_TRUE(test, nhmex_ctr_counting(p, &p->rbox[0], 7));
+	wr(test, p, CTL(R_L, 7), BR(0x18));
+	KUNIT_EXPECT_FALSE(test, nhmex_ctr_counting(p, &p->rbox[0], 7));
+	wr(test, p, CTL(R_L, 7), BR(0x1f));
+	KUNIT_EXPECT_EQ(test, p->stats.illegal_sel, 2ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTL(R_L, 7)), BR(0x1f));
+}
+
+static int inj_m(struct nhmex_pkg *p, const struct nhmex_event *tmpl)
+{
+	struct nhmex_event e = *tmpl;
+
+	e.type = NHMEX_MBOX;
+	e.count = 1;
+	e.inc = 1;
+	return nhmex_inject(p, 0, &e);
+}
+
+/* M events: inc_sel or set_flag_sel, sub-control values, FVC, address. */
+static void nhmex_test_mbox(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	struct nhmex_event e = { };
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(M0), 0x3f);
+	wr(test, p, CTL(M0, 0), M_INC(0xe));	/* FVC field 1: bits 16:14 */
+	wr(test, p, CTL(M0, 1), M_FLAG(0));	/* CYCLES_DSP_FILL */
+	wr(test, p, CTL(M0, 2), M_INC(0xb));	/* a PLD event */
+	wr(test, p, M0 + 0xb, 5ULL << 14);	/* ZDP_CTL_FVC */
+	wr(test, p, M0 + 0x5, 0x80);		/* DSP */
+
+	e.sel = 0xe;
+	e.has_fvc = true;
+	e.fvc = 5;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 1);
+	e.fvc = 4;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 0);
+	e.sel = 0xd;		/* field 0, bits 13:11 = 0 */
+	e.fvc = 0;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 0);	/* no counter on 0xd */
+
+	memset(&e, 0, sizeof(e));
+	e.flag = true;
+	e.subs = BIT(NHMEX_M_DSP);
+	e.sub[NHMEX_M_DSP] = 0x80;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 1);
+	e.sub[NHMEX_M_DSP] = 0x100;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 0);
+	e.flag = false;		/* inc_sel 0 is on no counter */
+	e.subs = 0;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 0);
+
+	memset(&e, 0, sizeof(e));
+	e.sel = 0xb;
+	e.has_addr = true;
+	e.addr = 0x12345abc;
+	wr(test, p, M0_ADDR_MATCH, 0x12345000);
+	wr(test, p, M0_ADDR_MASK, 0xfff);
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 0);	/* MM_CFG[63] = 0 */
+	wr(test, p, M0_MM_CFG, BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 1);
+	e.addr = 0x22345abc;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 0);
+	e.has_addr = false;
+	KUNIT_EXPECT_EQ(test, inj_m(p, &e), 1);
+	KUNIT_EXPECT_EQ(test, p->mbox[0].ctr[0].total, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->mbox[0].ctr[1].total, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->mbox[0].ctr[2].total, 2ULL);
+
+	/* ADDR_MATCH holds 34 bits, ADDR_MASK 27, MM_CFG bit 63. */
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 0ULL);
+	wr(test, p, M0_ADDR_MATCH, BIT_ULL(34) | 1);
+	wr(test, p, M0_ADDR_MASK, BIT_ULL(27) | 1);
+	wr(test, p, M0_MM_CFG, BIT_ULL(63) | 1);
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 3ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, M0_ADDR_MATCH), 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, M0_MM_CFG), BIT_ULL(63));
+	/* M1's address match is at 0xE5C. */
+	wr(test, p, 0xe5d, 7);
+	KUNIT_EXPECT_EQ(test, p->mbox[1].mm[NHMEX_MM_MATCH], 7ULL);
+}
+
+static u64 rd_at(struct kunit *test, struct nhmex_pkg *p, u64 t, u32 msr)
+{
+	u64 v;
+
+	KUNIT_ASSERT_EQ(test, nhmex_reg_access(p, t, msr, &v, false), 0);
+	return v;
+}
+
+/* The fixed counter counts floor(t * hz / 1e9), however time is stepped */
+static void nhmex_test_fixed_clock(struct kunit *test)
+{
+	static const u64 steps[] = { 1, 3, 999999999, 7, 123456789, 2, 13 };
+	struct nhmex_pkg *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	const u64 hz = 1000000007ULL;
+	u64 t = 0, t0 = 1000, v = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+	nhmex_pkg_init(p, 0, hz, t0);
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, W_FIXED_CTL, 1);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, t0 + 500, W_FIXED_CTR), 0ULL);
+	wr(test, p, GCTL(W), BIT(31));
+	t = t0 + 500;
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		t += steps[i];
+		v = rd_at(test, p, t, W_FIXED_CTR);
+	}
+	KUNIT_EXPECT_EQ(test, v, mul_u64_u64_div_u64(t, hz, NSEC_PER_SEC) -
+			mul_u64_u64_div_u64(t0 + 500, hz, NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, p->wfixed.total, v);
+
+	/* Stopped (en_all clear) for a second: nothing counted. */
+	wr(test, p, U_GCTL, 0);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, t + NSEC_PER_SEC, W_FIXED_CTR), v);
+	/* Overflow sets ov_fixed, which U reports as ov_w. */
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, W_FIXED_CTR, TOP);
+	rd_at(test, p, t + 2 * NSEC_PER_SEC, W_FIXED_CTR);
+	KUNIT_EXPECT_EQ(test, rd(test, p, GSTS(W)), (u64)BIT(31));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), (u64)BIT(1));
+	wr(test, p, OVF(W), BIT(31));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), 0ULL);
+}
+
+/* Preload 2^48 - 1, count 1: the carry out of bit 47. */
+static void nx_overflow(struct kunit *test, struct nhmex_pkg *p, u32 base,
+			enum nhmex_box_type t, unsigned int idx, u64 ctl)
+{
+	wr(test, p, GCTL(base), BIT(0));
+	wr(test, p, CTL(base, 0), ctl);
+	wr(test, p, CTR(base, 0), TOP);
+	KUNIT_EXPECT_EQ(test, inj(p, t, idx, 0x01, 0, 1, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(base, 0)), 0ULL);
+}
+
+/*
+ * Overflow: the box's status bit, the S SUMMARY of its side, U STATUS;
+ * clearing the leaves clears the summaries once no other child is set.
+ */
+static void nhmex_test_overflow_tree(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+
+	wr(test, p, U_GCTL, EN_ALL | U_EN);
+	nx_overflow(test, p, C1, NHMEX_CBOX, 1, CSW(0x01, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, p, GSTS(C1)), 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), (u64)BIT(2));	/* ov_c_l */
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), (u64)BIT(3));	/* ov_s0 */
+	KUNIT_EXPECT_EQ(test, p->stats.overflows, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[1].ctr[0].total, 1ULL);
+
+	nx_overflow(test, p, C3, NHMEX_CBOX, 3, CSW(0x01, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), (u64)(BIT(2) | BIT(0)));
+	/* Writes to STATUS and SUMMARY change nothing. */
+	wr(test, p, GSTS(C1), 0);
+	wr(test, p, S0 + 3, 0);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), (u64)(BIT(2) | BIT(0)));
+	wr(test, p, OVF(C1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), (u64)BIT(0));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), (u64)BIT(3));
+	wr(test, p, OVF(C3), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), 0ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), 0ULL);
+
+	/* B1 and M1 (ov_mb), S1 itself (ov_s), the right R half (ov_r). */
+	wr(test, p, GCTL(B1), BIT(3));
+	wr(test, p, CTL(B1, 3), BR(0x0e));
+	wr(test, p, CTR(B1, 3), TOP);
+	inj_b(p, 1, 3, 0x0e, false, 0);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S1 + 3), (u64)BIT(16));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), (u64)BIT(2));	/* ov_s1 */
+	nx_overflow(test, p, S1, NHMEX_SBOX, 1, CSW(0x01, 0));
+	KUNIT_EXPECT_EQ(test, rd(test, p, S1 + 3), (u64)(BIT(16) | BIT(18)));
+	p->mbox[1].status = 1;
+	wr(test, p, OVF(B1), BIT(3));
+	KUNIT_EXPECT_EQ(test, rd(test, p, S1 + 3), (u64)(BIT(16) | BIT(18)));
+	p->mbox[1].status = 0;
+	wr(test, p, OVF(S1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S1 + 3), 0ULL);
+	p->rbox[1].status = BIT(4);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S1 + 3), (u64)BIT(19));
+	KUNIT_EXPECT_EQ(test, nhmex_s_summary(p, 0), 0U);
+	wr(test, p, OVF(R_R), BIT(4));
+
+	/* The U counter's overflow is the leaf ov_u, cleared by U OVF_CTL. */
+	wr(test, p, U_EVSEL, CSW(0x01, 0) & ~GENMASK_ULL(15, 8));
+	wr(test, p, U_CTR, TOP);
+	inj(p, NHMEX_UBOX, 0, 0x01, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), (u64)BIT(0));
+	wr(test, p, U_OVF, BIT(0));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), 0ULL);
+	/* Status is set without pmi_en; no PMI, no freeze. */
+	KUNIT_EXPECT_EQ(test, p->stats.pmis + p->stats.freezes, 0ULL);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+}
+
+/* pmi_en: U pmi, a PMI owed to pmi_core_sel; with frz_all, en_all drops. */
+static void nhmex_test_pmi_freeze(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	u8 cores = 0;
+
+	wr(test, p, U_GCTL, EN_ALL | CORE_SEL(0x84));
+	nx_overflow(test, p, C0, NHMEX_CBOX, 0, CSW(0x01, 0) | PMI_EN);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), PMI | BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 1ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 0ULL);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x84);
+	KUNIT_EXPECT_FALSE(test, nhmex_take_pmi(p, &cores));
+
+	wr(test, p, U_OVF, PMI);
+	wr(test, p, OVF(C0), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), 0ULL);
+
+	wr(test, p, U_GCTL, EN_ALL | FRZ_ALL | CORE_SEL(0x01));
+	nx_overflow(test, p, C0, NHMEX_CBOX, 0, CSW(0x01, 0) | PMI_EN);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GCTL), FRZ_ALL | CORE_SEL(0x01));
+	KUNIT_EXPECT_TRUE(test, p->pmi_owed);
+	/* Frozen: nothing counts until en_all is set again (000:139-156). */
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x01, 0, 1, 1), 0);
+	wr(test, p, U_GCTL, EN_ALL | FRZ_ALL | CORE_SEL(0x01));
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x01, 0, 1, 1), 1);
+
+	/* pmi_core_sel = 0: status pmi, but no PMI owed. */
+	nhmex_take_pmi(p, &cores);
+	wr(test, p, U_GCTL, EN_ALL);
+	nx_overflow(test, p, C0, NHMEX_CBOX, 0, CSW(0x01, 0) | PMI_EN);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 2ULL);
+	KUNIT_EXPECT_TRUE(test, rd(test, p, U_GSTS) & PMI);
+}
+
+/* Reserved bits are counted and dropped; ignored bits just dropped. */
+static void nhmex_test_rsvd_writes(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	u64 v;
+
+	wr(test, p, CTL(C0, 0), CSW(0x01, 0) | BIT_ULL(16) | BIT_ULL(63));
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 0ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTL(C0, 0)), CSW(0x01, 0));
+	wr(test, p, CTL(C0, 0), CSW(0x01, 0) | BIT_ULL(40));
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTL(C0, 0)), CSW(0x01, 0));
+	wr(test, p, U_EVSEL, BIT_ULL(62) | BIT_ULL(22));
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 2ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_EVSEL), BIT_ULL(22));
+	wr(test, p, CTL(B0, 0), BIT_ULL(50) | BR(1));
+	wr(test, p, CTL(S0, 0), BIT_ULL(61) | CSW(1, 0));
+	wr(test, p, CTL(W, 0), BIT_ULL(50) | CSW(1, 0));
+	wr(test, p, CTL(R_L, 0), BIT_ULL(62) | BR(1));
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 6ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTL(W, 0)), CSW(1, 0));
+	/* M controls have no known reserved bits. */
+	wr(test, p, CTL(M0, 0), GENMASK_ULL(63, 22) | M_INC(3));
+	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 6ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTL(M0, 0)), M_INC(3));
+
+	/* Counters keep 48 bits; writes above bit 47 are dropped. */
+	wr(test, p, CTR(C0, 0), GENMASK_ULL(63, 47));
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C0, 0)), BIT_ULL(47));
+
+	/* Any other MSR faults. */
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, C0 + 3, &v, false), -EIO);
+	KUNIT_EXPECT_EQ(test, v, 0ULL);
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, U_GCTL + 3, &v, true), -EIO);
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, U_CTR + 1, &v, true), -EIO);
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, M0 + 0xc, &v, true), -EIO);
+	KUNIT_EXPECT_EQ(test, p->stats.faults, 4ULL);
+	KUNIT_EXPECT_TRUE(test, nhmex_msr_exists(p, W_FIXED_CTL));
+	KUNIT_EXPECT_TRUE(test, nhmex_msr_exists(p, S1 + 3));
+	KUNIT_EXPECT_FALSE(test, nhmex_msr_exists(p, B0 + 3));
+}
+
+static struct kunit_case nhmex_regs_cases[] = {
+	KUNIT_CASE(nhmex_test_three_level),
+	KUNIT_CASE(nhmex_test_rst_all),
+	KUNIT_CASE(nhmex_test_cbox_bases),
+	KUNIT_CASE(nhmex_test_threshold),
+	KUNIT_CASE(nhmex_test_bbox_match),
+	KUNIT_CASE(nhmex_test_sbox_match),
+	KUNIT_CASE(nhmex_test_rbox_select),
+	KUNIT_CASE(nhmex_test_rbox_illegal),
+	KUNIT_CASE(nhmex_test_mbox),
+	KUNIT_CASE(nhmex_test_fixed_clock),
+	KUNIT_CASE(nhmex_test_overflow_tree),
+	KUNIT_CASE(nhmex_test_pmi_freeze),
+	KUNIT_CASE(nhmex_test_rsvd_writes),
+	{ }
+};
+
+static struct kunit_suite nhmex_regs_suite = {
+	.name = "uncore_sim_nhmex_regs",
+	.test_cases = nhmex_regs_cases,
+};
+
+kunit_test_suite(nhmex_regs_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the simulator's Xeon 7500 uncore registers");
+MODULE_LICENSE("GPL");
