@@ -19,13 +19,25 @@
 #   %prefix P            arrays are P_<type>_...
 #   %type T N BITS FIELDS
 #                        type T with N counters; BITS: the config bits the
-#                        event field fills, low first; FIELDS: the format/
-#                        fields an alias may set
-#   %key T FIELD BITS    FIELD (one of T's) is part of the event's key, in
+#                        event field fills, low first ("1-5" for a 5-bit
+#                        event field above an enable bit), or "-" for a type
+#                        without an event field, whose events are told apart
+#                        by its %key fields alone (every row must set one);
+#                        FIELDS: the format/ fields an alias may set
+#   %key T FIELD BITS [each]
+#                        FIELD (one of T's) is part of the event's key, in
 #                        config bits BITS: rows that set it get constraint
 #                        and availability entries of their own, matched
-#                        before the event's plain one
+#                        before the event's plain one, where rows of the
+#                        event differ. With "each", every row of T must set
+#                        FIELD and every (event, FIELD value) gets entries
+#                        of its own even where the rows agree: for a field
+#                        that names the event together with the event code
+#                        (a box whose counters each have their own events)
 #   %group T CODE MASK   one constraint entry for these events
+#
+# A fixed-counter row (ctrs "fixed") is event=0xff, optionally with other
+# fields set to 0 ("event=0xff,umask=0", as mainline spells some).
 #
 # avail, if given and not "-", names a condition the platform evaluates
 # (struct uncore_platform.available): where it is false, the alias is not
@@ -136,8 +148,9 @@ function hex(v) {
 		err("type " t " declared twice")
 		next
 	}
-	# Event bits, low first: "0-7,21" puts event bit 8 at config bit 21.
-	nb = split($4, bits, ",")
+	# Event bits, low first: "0-7,21" puts event bit 8 at config bit 21;
+	# "-": none.
+	nb = $4 == "-" ? 0 : split($4, bits, ",")
 	evbits[t] = 0
 	cmask[t] = 0
 	for (i = 1; i <= nb; i++) {
@@ -167,8 +180,10 @@ function hex(v) {
 	nf = split($5, fl, ",")
 	for (i = 1; i <= nf; i++)
 		field[t, fl[i]] = 1
-	if (!((t, "event") in field))
+	if (nb && !((t, "event") in field))
 		err("type " t " has no event field")
+	if (!nb && (t, "event") in field)
+		err("type " t " has an event field but no event bits")
 	ncount[t] = $3 + 0
 	order[++ntypes] = t
 	nrows[t] = 0
@@ -176,9 +191,9 @@ function hex(v) {
 }
 
 /^%key/ {
-	if (NF != 4 || !($2 in ncount) || !(($2, $3) in field) || $3 == "event" ||
-	    $4 !~ /^[0-9]+-[0-9]+$/) {
-		err("malformed %key line: want %key TYPE FIELD LO-HI of a declared type and field")
+	if ((NF != 4 && (NF != 5 || $5 != "each")) || !($2 in ncount) ||
+	    !(($2, $3) in field) || $3 == "event" || $4 !~ /^[0-9]+-[0-9]+$/) {
+		err("malformed %key line: want %key TYPE FIELD LO-HI [each] of a declared type and field")
 		next
 	}
 	split($4, r, "-")
@@ -195,6 +210,8 @@ function hex(v) {
 	}
 	keylo[$2, $3] = r[1] + 0
 	keyhi[$2, $3] = r[2] + 0
+	if (NF == 5)
+		keyeach[$2, $3] = 1
 	next
 }
 
@@ -261,7 +278,7 @@ function hex(v) {
 	}
 	if (bad)
 		next
-	if (ev < 0) {
+	if (ev < 0 && evbits[t]) {
 		err("config '" cfg "' has no event")
 		next
 	}
@@ -269,12 +286,26 @@ function hex(v) {
 		err("event " hex(ev) " does not fit the " evbits[t] " event bits of " t)
 		next
 	}
-	# The key fields the row sets, in their config bits.
+	for (k in keyeach) {
+		split(k, kf, SUBSEP)
+		if (kf[1] == t && !(kf[2] in used)) {
+			err("config '" cfg "' does not set " kf[2] ", which every " t " row must (%key each)")
+			bad = 1
+			break
+		}
+	}
+	if (bad)
+		next
+	# The key fields the row sets, in their config bits; each: one of them
+	# is an "each" key.
 	kcode = 0
 	kmask = 0
+	each = 0
 	for (f in used) {
 		if (!((t, f) in keylo))
 			continue
+		if ((t, f) in keyeach)
+			each = 1
 		w = keyhi[t, f] - keylo[t, f] + 1
 		if (used[f] >= p2[w]) {
 			err("key field " f "=" hex(used[f]) " does not fit its " w " bits")
@@ -286,6 +317,10 @@ function hex(v) {
 	}
 	if (bad)
 		next
+	if (!evbits[t] && !kmask) {
+		err("config '" cfg "' sets none of the key fields that tell " t "'s events apart (it has no event field)")
+		next
+	}
 
 	if ($4 != "-" && $4 !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/) {
 		err("bad scale '" $4 "'")
@@ -300,10 +335,14 @@ function hex(v) {
 		next
 	}
 
-	# The fixed counter is event=0xff alone, and only that.
+	# The fixed counter is event=0xff, other fields 0, and only that.
 	if ($6 == "fixed") {
-		if (cfg != "event=0xff") {
-			err("a fixed-counter row must be event=0xff")
+		bad = ev != 255
+		for (f in used)
+			if (f != "event" && used[f] != 0)
+				bad = 1
+		if (bad) {
+			err("a fixed-counter row must be event=0xff (any other field 0)")
 			next
 		}
 		code = 255
@@ -324,7 +363,7 @@ function hex(v) {
 		delete set
 
 		code = 0
-		for (i = 0; i < evbits[t]; i++)
+		for (i = 0; i < evbits[t] && ev >= 0; i++)
 			if (bit(ev, i))
 				code += p2[evbit[t, i]]
 		cm = cmask[t]
@@ -343,10 +382,10 @@ function hex(v) {
 		}
 		# A group's events share one entry: their key fields do not count.
 		if (grouped)
-			kmask = kcode = 0
-		note("c", t, code, cm, kcode, kmask, ctrs " " ($7 + 0))
+			kmask = kcode = each = 0
+		note("c", t, code, cm, kcode, kmask, ctrs " " ($7 + 0), each)
 	}
-	note("a", t, code, cm, kcode, kmask, av)
+	note("a", t, code, cm, kcode, kmask, av, each && av != "")
 
 	n = ++nrows[t]
 	rname[t, n] = alias
@@ -360,8 +399,9 @@ function hex(v) {
 # Record value @val of kind @k ("c" constraints, "a" availability) for a
 # row of event @code (@cm its plain key bits) whose key fields add @kcode
 # in bits @kmask. Rows of one event that disagree are an error, unless the
-# type has key fields: the event's entry then splits by key.
-function note(k, t, code, cm, kcode, kmask, val,    P, K, j, n) {
+# type has key fields: the event's entry then splits by key. @each: the row
+# sets an "each" key, so the event's entry splits by key anyway.
+function note(k, t, code, cm, kcode, kmask, val, each,    P, K, j, n) {
 	P = k SUBSEP t SUBSEP code SUBSEP cm
 	if (!(P in pval)) {
 		pval[P] = val
@@ -375,6 +415,8 @@ function note(k, t, code, cm, kcode, kmask, val,    P, K, j, n) {
 			    " differs from line " pline[P])
 		pmixed[P] = 1
 	}
+	if (each)
+		pmixed[P] = 1
 	if (!kmask) {
 		if (kmaskall[t] && (P in prow) && prow[P] != val)
 			err("event " hex(code) " of " t ": " (k == "c" ? "ctrs/maxinc" : "avail") \
@@ -441,7 +483,8 @@ function emit_entries(k, t,    i, j, n, P, order, plain, printed) {
 			plain = (p2[ncount[t]] - 1) " 1"
 		for (j = 1; j <= kn[P]; j++) {
 			K = P SUBSEP kcodeL[P, j] SUBSEP kcmL[P, j]
-			if (kval[K] == plain)
+			if (kval[K] == plain ||
+			    (is_default(k, t, kval[K]) && is_default(k, t, plain)))
 				continue
 			emit_entry(k, t, kcodeL[P, j], kcmL[P, j], kval[K])
 			printed++

@@ -1,8 +1,11 @@
 #!/bin/bash
 # Host-side tests of the event-table generator (drivers/uncore/gen_events.awk),
-# as TAP lines: a table with key fields and an availability column against
-# its expected C, malformed tables refused with FILE:LINE, and the Broadwell
-# table generated alike by every awk the build may find.
+# as TAP lines: a table with key fields and an availability column, and one
+# of uneven box types (an event field above bit 0, an "each" key, a type
+# without an event field, a fixed counter with a zero unit mask), against
+# their expected C; malformed tables refused with FILE:LINE; and the
+# Broadwell and Xeon 7500 tables generated alike by every awk the build may
+# find.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 gen=$here/../../drivers/uncore/gen_events.awk
@@ -19,27 +22,45 @@ for a in mawk gawk "busybox awk" original-awk; do
 	command -v ${a%% *} >/dev/null && $a 'BEGIN { exit 0 }' 2>/dev/null && awks+=("$a")
 done
 
-for a in "${awks[@]}"; do
+# fixture NAME WHAT: NAME.tsv generates NAME.c with awk $a.
+fixture() {
 	# shellcheck disable=SC2086
-	if $a -f "$gen" "$here/key_avail.tsv" >"$tmp/out.c" 2>"$tmp/err" &&
-	   cmp -s "$tmp/out.c" "$here/key_avail.c"; then
-		ok "$a: key fields and availability generate key_avail.c"
+	if $a -f "$gen" "$here/$1.tsv" >"$tmp/out.c" 2>"$tmp/err" &&
+	   cmp -s "$tmp/out.c" "$here/$1.c"; then
+		ok "$a: $2 generate $1.c"
 	else
-		notok "$a: key fields and availability generate key_avail.c"
-		diff "$here/key_avail.c" "$tmp/out.c" | sed 's/^/# /' | head -20
+		notok "$a: $2 generate $1.c"
+		diff "$here/$1.c" "$tmp/out.c" | sed 's/^/# /' | head -20
+		sed 's/^/# /' "$tmp/err"
 	fi
-	# shellcheck disable=SC2086
-	$a -f "$gen" "$here/../../drivers/uncore/bdx/bdx_events.tsv" >"$tmp/bdx.$n.c" 2>/dev/null
+}
+
+tables="bdx nhmex"
+for a in "${awks[@]}"; do
+	fixture key_avail "key fields and availability"
+	fixture asym "an event field in bits 1-5, an each key, a type without an event field, a fixed counter with umask=0"
+	for t in $tables; do
+		# shellcheck disable=SC2086
+		$a -f "$gen" "$here/../../drivers/uncore/$t/${t}_events.tsv" \
+			>"$tmp/$t.$n.c" 2>/dev/null || : >"$tmp/$t.$n.c"
+	done
 done
-same=1
-for f in "$tmp"/bdx.*.c; do
-	cmp -s "$tmp/bdx.1.c" "$f" || same=0
-done
-if [ "$same" = 1 ] && [ "$(grep -c 'uncore_event_desc bdx_' "$tmp/bdx.1.c")" = 10 ]; then
-	ok "every awk generates the same bdx_events.c, 10 types (${#awks[@]} awks)"
-else
-	notok "every awk generates the same bdx_events.c, 10 types (${#awks[@]} awks)"
-fi
+# same TABLE TYPES: every awk generated the same non-empty C, TYPES types.
+same() {
+	local t=$1 types=$2 f s=1 first=
+
+	for f in "$tmp/$t".*.c; do
+		[ -n "$first" ] || first=$f
+		cmp -s "$first" "$f" || s=0
+	done
+	if [ "$s" = 1 ] && [ "$(grep -c "uncore_event_desc ${t}_" "$first")" = "$types" ]; then
+		ok "every awk generates the same ${t}_events.c, $types types (${#awks[@]} awks)"
+	else
+		notok "every awk generates the same ${t}_events.c, $types types (${#awks[@]} awks)"
+	fi
+}
+same bdx 10
+same nhmex 7
 
 # bad NAME LINE TABLE-BODY: the generator refuses the table, naming LINE.
 bad() {
@@ -70,6 +91,15 @@ bad key_unknown_field 3 '%key\tnb\tthresh\t24-31\n'
 bad key_overlaps_event 3 '%key\tnb\tumask\t4-11\n'
 bad key_value_too_wide 4 '%key\tnb\tumask\t8-11\nnb\ta\tevent=0xe0,umask=0x10\t-\t-\t0-3\t1\tx\n'
 bad ten_fields 3 'nb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\trev_d\textra\n'
+bad event5_too_wide 4 \
+	'%type\tbb\t4\t1-5\tevent,counter\nbb\ta\tevent=0x20\t-\t-\t0\t1\tx\n'
+bad each_key_not_set 5 \
+	'%type\tbb\t4\t1-5\tevent,counter\n%key\tbb\tcounter\t6-7\teach\nbb\ta\tevent=0x1\t-\t-\t0\t1\tx\n'
+bad key_bad_flag 3 '%key\tnb\tumask\t8-15\tsometimes\n'
+bad event_field_without_bits 3 '%type\tmb\t6\t-\tevent,inc_sel\n'
+bad no_event_no_key 5 \
+	'%type\tmb\t6\t-\tinc_sel,fvc\n%key\tmb\tinc_sel\t9-13\nmb\ta\tfvc=0x1\t-\t-\t0-5\t0\tx\n'
+bad fixed_nonzero_umask 3 'nb\tclk\tevent=0xff,umask=0x1\t-\t-\tfixed\t1\tx\n'
 
 echo "1..$n"
 [ "$bad" -eq 0 ]
