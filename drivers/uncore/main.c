@@ -16,12 +16,14 @@
 #include "uncore.h"
 #include "bdx/bdx.h"
 #include "p4mp/p4mp.h"
+#include "nhmex/nhmex.h"
 
 int uncore_max_pkgs;
 
 /* A CPU model here is a candidate; the platform's probe has the last word. */
 static const struct x86_cpu_id uncore_cpu_ids[] = {
 	X86_MATCH_INTEL_FAM6_MODEL(BROADWELL_X, &bdx_platform),
+	X86_MATCH_INTEL_FAM6_MODEL(NEHALEM_EX, &nhmex_platform),
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 3, &p4mp_platform),
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 4, &p4mp_platform),
 	/* Named only to say why they are refused. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bad-input matrix for uncore_pmu, straight through perf_event_open(2)
- * (Broadwell; `badinput p4mp` for the Xeon MP L3 units):
+ * (Broadwell; `badinput p4mp` for the Xeon MP L3 units, `badinput nhmex`
+ * for the Xeon 7500):
  * every reserved config bit, out-of-range filter values, per-task events,
  * exclude bits, sampling, events on a package without the box, and groups
  * that can never be scheduled. Each case must fail with the exact errno
@@ -284,6 +285,149 @@ static int p4mp_matrix(void)
 	return failures ? 1 : 0;
 }
 
+#define EV3(p, c, c1, c2) ((struct ev){ .pmu = (p), .config = (c), \
+					.config1 = (c1), .config2 = (c2), \
+					.cpu = -1, .pid = -1 })
+
+/* Three events in one group: the third's errno (0: all opened). */
+static int group3(const struct ev *a, const struct ev *b, const struct ev *c)
+{
+	int lead = open_ev(a, -1), fd = -1, third = -1, got;
+
+	if (lead < 0)
+		return errno;
+	fd = open_ev(b, lead);
+	got = fd < 0 ? errno : 0;
+	if (fd >= 0) {
+		third = open_ev(c, lead);
+		got = third < 0 ? errno : 0;
+	}
+	if (third >= 0)
+		close(third);
+	if (fd >= 0)
+		close(fd);
+	close(lead);
+	return got;
+}
+
+/* B-box config: event code @ev on counter @ctr (config:1-5, 6-7). */
+#define NH_B(ctr, ev)	((uint64_t)(ev) << 1 | (uint64_t)(ctr) << 6)
+/* R-box ev_sel (config:1-5) and XBR MM_CFG (config:32-63). */
+#define NH_R(ev)	((uint64_t)(ev) << 1)
+#define NH_R_MM(mm)	((uint64_t)(mm) << 32)
+/* M-box inc_sel (config:9-13); flag_mode (7) with set_flag_sel (19-21). */
+#define NH_M_INC(n)	((uint64_t)(n) << 9)
+#define NH_M_FLAG(n)	((uint64_t)1 << 7 | (uint64_t)(n) << 19)
+
+/*
+ * The Xeon 7500: each box's own refusals (B-box codes that are not the
+ * chosen counter's, R-box selects 0x18-0x1f, S-box CYCLES_FULL over
+ * several C-boxes, reserved bits of every auxiliary register, a
+ * sub-control value on an event that has none), then the generic ones.
+ */
+static int nhmex_matrix(void)
+{
+	const char *b = "uncore_bbox_0", *s = "uncore_sbox_1", *r = "uncore_rbox_0";
+	const char *m = "uncore_mbox_1", *c = "uncore_cbox_2";
+	struct ev e;
+	int i;
+
+	reserved_bits("uncore_ubox", 0x50);
+	reserved_bits(c, 0x14 | 0x100);
+	reserved_bits(b, NH_B(3, 0x17));
+	reserved_bits(s, 0x09);
+	reserved_bits(m, NH_M_INC(0x1b));
+	reserved_bits("uncore_wbox", 0x102);
+
+	expect(&EV("uncore_ubox", 0x50, 0), 0, "ubox U2R_REQUESTS opens");
+	expect(&EV(c, 0x14 | 0x100 | 1ULL << 23, 0), EINVAL, "cbox inv without a threshold refused");
+	expect(&EV(c, 0x14 | 0x100 | 1ULL << 23 | 1ULL << 24, 0), 0, "cbox inv with a threshold opens");
+	expect(&EV("uncore_wbox", 0xff, 0), 0, "wbox clockticks (fixed counter) opens");
+
+	/* B-box: an event is a counter and a code (000:1177-1178). */
+	expect(&EV(b, NH_B(3, 0x17), 0), 0, "bbox CONFLICTS on counter 3 opens");
+	expect(&EV(b, NH_B(0, 0x17), 0), 0, "bbox DIRQ_OCCUPANCY (0x17 on counter 0) opens");
+	expect(&EV(b, NH_B(3, 0x03), 0), EINVAL,
+	       "bbox code 0x03 on counter 3 (the guide's own SNP_MERGE slip) refused");
+	expect(&EV(b, NH_B(2, 0x05), 0), EINVAL, "bbox code 0x05 on counter 2 refused");
+	expect(&EV(b, NH_B(3, 0x1f), 0), EINVAL, "bbox code 0x1f on counter 3 refused");
+	expect(&EV3(b, NH_B(1, 0x01), 0x1ULL << 44, 0xfULL << 44), 0, "bbox MSG_IN_MATCH with match/mask opens");
+	expect(&EV3(b, NH_B(1, 0x01), 1ULL << 60, 0), EINVAL, "bbox match bit 60 (reserved) refused");
+	expect(&EV3(b, NH_B(1, 0x01), 0, 1ULL << 63), EINVAL, "bbox mask bit 63 (reserved) refused");
+	expect(&EV3(b, NH_B(3, 0x17), 0x1, 0), EINVAL, "bbox match on an event that does not match refused");
+	report(group3(&EV(b, NH_B(3, 0x17), 0), &EV(b, NH_B(3, 0x02), 0),
+		      &EV(b, NH_B(0, 0x17), 0)) == EINVAL,
+	       "bbox group of two counter-3 events refused", 0, EINVAL);
+
+	/* S-box: match/mask for TO_R_PROG_EV only; one C-box for CYCLES_FULL. */
+	expect(&EV3(s, 0x00, 0x12345, 0x7fULL << 1), 0, "sbox TO_R_PROG_EV with match/mask opens");
+	expect(&EV3(s, 0x00, 0, 1ULL << 39), EINVAL, "sbox mask bit 39 (ignored by the part) refused");
+	expect(&EV3(s, 0x09, 0x1, 0), EINVAL, "sbox match on another event refused");
+	expect(&EV(s, 0x0e | 0x100, 0), 0, "sbox DRS CYCLES_FULL of one C-box opens");
+	expect(&EV(s, 0x0e | 0x300, 0), EINVAL, "sbox DRS CYCLES_FULL of two C-boxes (undefined) refused");
+	expect(&EV(s, 0x14 | 0xf00, 0), EINVAL, "sbox NCS CYCLES_FULL of all C-boxes refused");
+	expect(&EV(s, 0x0f | 0xf00, 0), 0, "sbox DRS CYCLES_NE of all C-boxes opens");
+	expect_group(&EV3(s, 0x00, 0x1, 0), &EV3(s, 0x00, 0x2, 0), EINVAL,
+		     "sbox group of two matches with different values refused");
+
+	/* R-box: ev_sel picks a port's sub-register (Tables 2-45/46). */
+	for (i = 0x18; i <= 0x1f; i++)
+		expect(&EV(r, NH_R(i), 0x1), EINVAL, "rbox ev_sel 0x%x (illegal) refused", i);
+	expect(&EV(r, NH_R(0), 0x80000000), 0, "rbox port 0 IPERF flit sent opens");
+	expect(&EV(r, NH_R(0), 0), EINVAL, "rbox IPERF selecting nothing refused");
+	expect(&EV(r, NH_R(1), 1 << 22), EINVAL, "rbox IPERF bit 22 (ignored) refused");
+	expect(&EV(r, NH_R(0) | NH_R_MM(0x210000), 0x1), EINVAL, "rbox xbr_mm_cfg on an IPERF event refused");
+	expect(&EV(r, NH_R(8), 0x05), 0, "rbox port 1 QLX field 0 opens");
+	expect(&EV(r, NH_R(9), 0x500), 0, "rbox port 1 QLX field 1 opens");
+	expect(&EV(r, NH_R(8), 0x105), EINVAL, "rbox QLX field 0 with a field-1 bit refused");
+	expect(&EV(r, NH_R(8), 0x10000), EINVAL, "rbox QLX bit 16 refused");
+	expect(&EV3(r, NH_R(4) | NH_R_MM(0x210000), 0x1ULL << 5, 0xfULL << 5), 0,
+	       "rbox XBR set 1 with mm_trig_en and an opcode match opens");
+	expect(&EV3(r, NH_R(4) | NH_R_MM(0x010000), 0, 0), EINVAL, "rbox XBR without mm_trig_en refused");
+	expect(&EV3(r, NH_R(5) | NH_R_MM(0x610000), 0, 0), EINVAL, "rbox XBR MM_CFG bit 22 refused");
+	expect(&EV3(r, NH_R(5) | NH_R_MM(0x210000), 0x1, 0), EINVAL, "rbox XBR match bit 0 (reserved) refused");
+	expect(&EV3(r, NH_R(5) | NH_R_MM(0x210000), 0, 1ULL << 40), EINVAL, "rbox XBR mask bit 40 (reserved) refused");
+	report(group3(&EV(r, NH_R(0), 0x1), &EV(r, NH_R(0), 0x2), &EV(r, NH_R(1), 0x4)) == EINVAL,
+	       "rbox group of three IPERF values on one port (two registers) refused", 0, EINVAL);
+	report(group3(&EV(r, NH_R(0), 0x1), &EV(r, NH_R(1), 0x2), &EV(r, NH_R(6), 0x4)) == 0,
+	       "rbox group of two IPERF values on one port and one on another opens", 0, 0);
+
+	/* M-box [EXT]: sub-controls per event, address match for PLD only. */
+	expect(&EV(m, NH_M_INC(0x1b), 0), 0, "mbox CYCLES opens");
+	expect(&EV(m, NH_M_INC(0x1b), 0x1), EINVAL, "mbox sub-control value on an event without one refused");
+	expect(&EV(m, NH_M_FLAG(0x3) | NH_M_INC(0x1), 0), EINVAL, "mbox flag_mode with an inc_sel refused");
+	expect(&EV(m, NH_M_INC(0x1b) | 0x3ULL << 19, 0), EINVAL, "mbox set_flag_sel without flag_mode refused");
+	expect(&EV(m, NH_M_INC(0xd), 0x2800), 0, "mbox bbox_cmds_read (FVC field 0) opens");
+	expect(&EV(m, NH_M_INC(0xd), 0x4000), EINVAL, "mbox FVC value in another event's field refused");
+	expect(&EV(m, NH_M_INC(0x9), 0x100000001ULL), EINVAL, "mbox ISS event with a second value refused");
+	expect(&EV(m, NH_M_INC(0xa), 0x100000001ULL), 0, "mbox ISS+PLD event with two values opens");
+	expect(&EV3(m, NH_M_INC(0xb), 0x1, 1ULL << 63 | 0x1234), 0, "mbox PLD event with address match opens");
+	expect(&EV3(m, NH_M_INC(0xb), 0x1, 0x1234), EINVAL, "mbox address match without filter_cfg_en refused");
+	expect(&EV3(m, NH_M_INC(0x1b), 0, 1ULL << 63), EINVAL, "mbox address match on a non-PLD event refused");
+
+	/* Generic refusals. */
+	e = EV(c, 0x14 | 0x100, 0);
+	e.pid = 0;
+	expect(&e, EINVAL, "per-task event refused");
+	for (i = 0; i < 6; i++) {
+		static const char * const names[] = { "user", "kernel", "hv",
+						       "idle", "host", "guest" };
+
+		e = EV(c, 0x14 | 0x100, 0);
+		e.exclude = 1 << i;
+		expect(&e, EINVAL, "exclude_%s refused", names[i]);
+	}
+	e = EV(c, 0x14 | 0x100, 0);
+	e.sample_period = 100000;
+	expect(&e, 0, "sampling on a C-box (timer sampling) opens");
+	e.precise_ip = 1;
+	expect(&e, EOPNOTSUPP, "precise sampling refused with EOPNOTSUPP");
+	report(group3(&EV(c, 0x14 | 0x100, 0), &EV(c, 0x14 | 0x200, 0),
+		      &EV(c, 0x14 | 0x400, 0)) == 0, "cbox group of three opens", 0, 0);
+	expect(&EV("uncore_pcu", 0x0, 0), ENOENT, "no Broadwell PMU here");
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* The default simulated machine: CBo 0 only on package 0 (CPUs 0-3). */
@@ -296,6 +440,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "p4mp"))
 		return p4mp_matrix();
+	if (argc > 1 && !strcmp(argv[1], "nhmex"))
+		return nhmex_matrix();
 
 	reserved_bits(cbo, 0x0835);
 	reserved_bits("uncore_ubox", 0x0842);

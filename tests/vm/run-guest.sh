@@ -108,6 +108,7 @@ part_dir() {
 	case $(sed -n 's/.*uncore\.part=\([a-z0-9-]*\).*/\1/p' /proc/cmdline) in
 	"" | bdx) echo /tests ;;
 	p4mp) echo /tests/p4mp ;;
+	nhmex) echo /tests/nhmex ;;
 	*) echo /tests/refuse ;;
 	esac
 }

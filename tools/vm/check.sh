@@ -34,12 +34,19 @@ DEBUG_TOPO=${UNCORE_DEBUG_TOPO:-2:0,19}
 # package) and which boxes each has: the sysfs, counting and PCI tests.
 # Unbinding (t_27) and PMI routing (t_55) are per package, and the stock
 # guest's two already run them.
-KERNELS=${UNCORE_KERNELS:-stock stock8 stocksmt p4mp refuse debug}
+KERNELS=${UNCORE_KERNELS:-stock stock8 stocksmt p4mp nhmex2 nhmex4 refuse debug}
 MULTI_TESTS=${UNCORE_MULTI_TESTS:-t_10,t_20,t_25}
 # p4mp: the 64-bit Xeon MP with L3 (NetBurst), 2 sockets of one core with
 # 2 threads, on the stock kernel, running tests/vm/p4mp. refuse: two short
 # boots as parts the driver must not bind (tests/vm/refuse).
 REFUSE_PARTS=${UNCORE_REFUSE_PARTS:-p4mp-nol3 xeon7100}
+# nhmex2, nhmex4: the Xeon 7500 (Nehalem-EX) with 2 and 4 sockets, core
+# IDs sparse as on parts with cores disabled, running tests/vm/nhmex; the
+# 4-socket guest runs the tests in NHMEX_MULTI_TESTS (what more packages
+# change: which CPU reads each, every box of every package counting).
+NHMEX2_TOPO=${UNCORE_NHMEX2_TOPO:-2:0,2,5}
+NHMEX4_TOPO=${UNCORE_NHMEX4_TOPO:-4:0,6}
+NHMEX_MULTI_TESTS=${UNCORE_NHMEX_MULTI_TESTS:-t_10,t_20}
 # stocksmt: 2 sockets of 2 cores of 2 threads, running the SMT test.
 SMT_TOPO=smp=8,sockets=2,cores=2,threads=2
 SMT_TESTS=${UNCORE_SMT_TESTS:-t_56}
@@ -85,12 +92,17 @@ progress() {
 # guest NAME KERNEL KVER MODDIR TIMEOUT TOPO KUNITDIR [CMDLINE...] (KUNITDIR may
 # be ""; TOPO is SOCKETS:CORE-IDS or smp=SPEC for a Broadwell guest of that
 # shape, or part=NAME for another part of tools/vm/parts.sh as it describes
-# it, whose tests the guest then runs)
+# it, whose tests the guest then runs, or part=NAME:SOCKETS:CORE-IDS for
+# that part in that shape)
 guest() {
 	local name=$1 kernel=$2 kver=$3 moddir=$4 limit=$5 topo=$6 kunitdir=${7:-} rc
 	local shape=(--topo "$topo") part=()
 	case $topo in
 	smp=*) shape=(--smp "${topo#smp=}") ;;
+	part=*:*)
+		local p=${topo#part=}
+		shape=(--part "${p%%:*}" --topo "${p#*:}") part=("uncore.part=${p%%:*}")
+		;;
 	part=*) shape=(--part "${topo#part=}") part=("uncore.part=${topo#part=}") ;;
 	esac
 	shift 7
@@ -170,6 +182,8 @@ main() {
 		# names a core, and may reach the thread that does not read.
 		stocksmt) stock_guest stocksmt "$SMT_TOPO" "uncore.tests=$SMT_TESTS" ;;
 		p4mp) stock_guest p4mp part=p4mp "${ONLY[@]}" ;;
+		nhmex2) stock_guest nhmex2 "part=nhmex:$NHMEX2_TOPO" "${ONLY[@]}" ;;
+		nhmex4) stock_guest nhmex4 "part=nhmex:$NHMEX4_TOPO" "uncore.tests=$NHMEX_MULTI_TESTS" ;;
 		refuse) for p in $REFUSE_PARTS; do stock_guest "$p" "part=$p"; done ;;
 		debug) check_debug ;;
 		*) die "unknown kernel '$k' in UNCORE_KERNELS" ;;

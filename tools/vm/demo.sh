@@ -2,7 +2,7 @@
 # `make demo [PART=p4mp]`: build the modules against the stock Debian
 # kernel, boot it under QEMU as the part (tools/vm/parts.sh; by default bdx,
 # a two-socket Xeon E5 v4), load the simulator and the driver and run the
-# part's demo.sh (tests/vm/demo.sh, tests/vm/p4mp/demo.sh), with the guest
+# part's demo.sh (tests/vm/demo.sh, tests/vm/<part>/demo.sh), with the guest
 # console shown live.
 set -euo pipefail
 # shellcheck source=common.sh
@@ -17,8 +17,8 @@ v=$(stock_version)
 mkdir -p "$BUILD/logs"
 part=${PART:-bdx}
 case $part in
-bdx | p4mp) ;;
-*) die "PART=$part: the demo runs on bdx or p4mp" ;;
+bdx | p4mp | nhmex) ;;
+*) die "PART=$part: the demo runs on bdx, p4mp or nhmex" ;;
 esac
 log "booting $v (QEMU TCG) as part $part; console follows"
 # quiet: the demo's output, not the boot log, is what the user came for.

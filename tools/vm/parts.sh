@@ -26,6 +26,14 @@ part_load() {
 		PART_CPU_DEV=qemu64-x86_64-cpu
 		PART_SMP=4,sockets=2,cores=1,threads=2
 		;;
+	# Xeon 7500 (Nehalem-EX): family 6 model 2Eh on QEMU's Nehalem model
+	# (which TCG runs without warnings). Two sockets of four cores by
+	# default; check.sh gives the guests sparse core IDs with --topo.
+	nhmex)
+		PART_CPU=Nehalem,model=46
+		PART_CPU_DEV=Nehalem-x86_64-cpu
+		PART_SMP=8,sockets=2
+		;;
 	# What the driver must refuse: the same family and model without an
 	# L3 (a Pentium 4 or Xeon DP), and model 06h (Xeon 7100), whose L3
 	# counters sit at the same MSRs with another layout.
