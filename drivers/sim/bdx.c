@@ -2,19 +2,31 @@
 /*
  * uncore_sim: the Broadwell-EP/EX model's glue. Its module parameters
  * (what each package is made of), its accessors for the MSR seam, which
- * take the package lock and may run in NMI context, and its setup: the
- * register model (bdx_regs.c, bdx_pci_regs.c), PMI delivery (pmi.c), the
- * PCI host bridge (pci.c) and its debugfs files (debugfs.c).
+ * take the package lock and may run in NMI context, what PMI delivery
+ * (pmi.c) asks of the model, and its setup: the register model
+ * (bdx_regs.c, bdx_pci_regs.c), PMI delivery, the PCI host bridge (pci.c)
+ * and its debugfs files (debugfs.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <asm/processor.h>
 #include <asm/intel-family.h>
 
 #include "sim.h"
+
+/* Width of GLOBAL_CTL.pmi_core_sel (Table 2-2). */
+#define SIM_BDX_PMI_CORES	18
+/* Shortest wait for a clock-driven carry (see sim_bdx_pmi_due()). */
+#define SIM_CARRY_MIN_NS	1000
+
+static unsigned int freeze_delay_ns = 1000;
+module_param(freeze_delay_ns, uint, 0644);
+MODULE_PARM_DESC(freeze_delay_ns,
+		 "Sim ns from an overflow message to the global freeze (default 1000)");
 
 static unsigned int uclk_khz = 2000000;
 module_param(uclk_khz, uint, 0444);
@@ -104,6 +116,84 @@ static int sim_bdx_access(u32 msr, u64 *val, bool write)
 	return ret;
 }
 
+/* Tests may change the parameter at run time: taken at every lock. */
+static void sim_bdx_locked(struct sim_socket *s)
+{
+	s->pkg.freeze_delay_ns = READ_ONCE(freeze_delay_ns);
+}
+
+/*
+ * The package has a freeze pending or a PMI owed, or a write may have
+ * moved the next carry of a clock-driven counter.
+ */
+static bool sim_bdx_pmi_wanted(const struct sim_socket *s)
+{
+	const struct sim_pkg *pkg = &s->pkg;
+
+	return pkg->freeze_pending || pkg->pmi_pending || pkg->carry_check;
+}
+
+/*
+ * When sim time reaches the pending freeze: at once if it already has, if
+ * the sim clock is frozen (only the timer can then apply the freeze), or
+ * if only a PMI is owed. With nothing pending, the next carry of a
+ * clock-driven counter with ov_en, if any: nothing else would bring the
+ * model to that time.
+ */
+static u64 sim_bdx_pmi_due(struct sim_socket *s, u64 now)
+{
+	struct sim_pkg *pkg = &s->pkg;
+
+	if (pkg->carry_check) {
+		pkg->carry_check = false;
+		sim_pkg_advance(pkg, now);
+		s->carry_at = sim_clock_frozen() ? U64_MAX :
+			      sim_pkg_next_carry(pkg);
+	}
+	if (pkg->freeze_pending)
+		return sim_clock_frozen() ? now : pkg->freeze_at;
+	if (pkg->pmi_pending)
+		return now;
+	if (s->carry_at == U64_MAX)
+		return U64_MAX;
+	/* At least 1 us: a carry found already past is a model bug. */
+	return max(s->carry_at, now + SIM_CARRY_MIN_NS);
+}
+
+/*
+ * Sim time has reached the pending freeze, or the sim clock is frozen, or
+ * a clock-driven counter's carry is due. The last only brings the model
+ * to now, which finds the carry and asks for a freeze; the PMI work then
+ * times that freeze and the next carry.
+ */
+static bool sim_bdx_pmi_take(struct sim_socket *s, u64 now, u32 *cores,
+			     bool *wake)
+{
+	struct sim_pkg *pkg = &s->pkg;
+	bool pmi = false;
+
+	if (pkg->pmi_pending || (pkg->freeze_pending &&
+				 (sim_clock_frozen() || pkg->freeze_at <= now)))
+		pmi = sim_pkg_take_pmi(pkg, now, cores, wake);
+	else
+		sim_pkg_advance(pkg, now);
+	pkg->carry_check = true;
+	return pmi;
+}
+
+/* After a change of the sim clock: re-time every pending freeze. */
+static void sim_bdx_clock_moved(void)
+{
+	unsigned long flags;
+	unsigned int p;
+
+	for (p = 0; p < sim_nr_pkgs; p++) {
+		sim_lock(&sim_sockets[p], &flags);
+		sim_sockets[p].pkg.carry_check = true;
+		sim_unlock(&sim_sockets[p], flags);
+	}
+}
+
 /* Node IDs are 3-bit fields of the UBox mapping register (1.6.1). */
 static int sim_check_nodeids(void)
 {
@@ -145,8 +235,8 @@ static int sim_bdx_init(u64 now)
 			.dclk_hz = (u64)dclk_khz * 1000,
 		};
 
-		raw_spin_lock_init(&sim_sockets[p].lock);
 		sim_pkg_init(&sim_sockets[p].pkg, p, &cfg, now);
+		sim_sockets[p].carry_at = U64_MAX;
 	}
 
 	ret = sim_pmi_init();
@@ -184,5 +274,10 @@ const struct sim_model sim_bdx_model = {
 	.exit		= sim_bdx_exit,
 	.access		= sim_bdx_access,
 	.debugfs_init	= sim_bdx_debugfs_init,
-	.clock_moved	= sim_pmi_kick_all,
+	.clock_moved	= sim_bdx_clock_moved,
+	.pmi_cores	= SIM_BDX_PMI_CORES,
+	.locked		= sim_bdx_locked,
+	.pmi_wanted	= sim_bdx_pmi_wanted,
+	.pmi_due	= sim_bdx_pmi_due,
+	.pmi_take	= sim_bdx_pmi_take,
 };

@@ -9,9 +9,13 @@
  * Counters are 48 bits; a counter counts under its own en, its box's
  * ctr_en bit and U en_all (000:95). Overflows set the box's status bit,
  * which the S-Box SUMMARY and U GLOBAL_STATUS summarise (000:74-76); with
- * pmi_en, frz_all clears en_all and a PMI is owed to pmi_core_sel (not
- * delivered yet). Any other MSR faults (-EIO). The registers are in
- * nhmex_regs.c; here the locking, the MSR seam and debugfs.
+ * pmi_en, frz_all clears en_all nhmex_freeze_delay_ns of sim time later
+ * (counting goes on meanwhile, 000:247-251) and a PMI is owed to
+ * pmi_core_sel then (without frz_all, at once), which pmi.c delivers as
+ * an NMI to those cores. Any other MSR faults (-EIO).
+ * The registers are in nhmex_regs.c; here the locking (pmi.c's package
+ * locks, safe in NMI context), the MSR seam, the hooks for PMI delivery
+ * and debugfs.
  *
  * Occurrences come from debugfs; the fixed counter counts sim time. Each
  * counter keeps the unwrapped total it counted: the truth a test compares
@@ -27,7 +31,6 @@
 #include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <asm/processor.h>
 
@@ -40,45 +43,120 @@ module_param(nhmex_uclk_hz, ullong, 0444);
 MODULE_PARM_DESC(nhmex_uclk_hz,
 		 "Xeon 7500 model: uncore clock in Hz, counted by the W-Box fixed counter");
 
-/**
- * struct nhmex_socket - a package's registers and the lock serialising them
- * @lock: taken with IRQs off by the MSR seam and debugfs
- * @pkg: the registers
+/* The guide gives no skew between overflow and freeze [INF]; as bdx. */
+static unsigned int nhmex_freeze_delay_ns = 1000;
+module_param(nhmex_freeze_delay_ns, uint, 0644);
+MODULE_PARM_DESC(nhmex_freeze_delay_ns,
+		 "Xeon 7500 model: sim ns from an overflow with frz_all to the freeze (default 1000)");
+
+/* pmi_core_sel is a mask of cores 0-7 (000:183-189). */
+#define NHMEX_PMI_CORES		HWEIGHT32(NHMEX_U_GCTL_CORE_SEL)
+
+/*
+ * Package n's registers; sim_sockets[n] has the lock that serialises them
+ * (taken through sim_lock() by every accessor) and its PMI machinery.
  */
-struct nhmex_socket {
-	raw_spinlock_t lock;
-	struct nhmex_pkg pkg;
-};
+static struct nhmex_pkg *nhmex_pkgs;
 
-static struct nhmex_socket *nhmex_sockets;
-
-static struct nhmex_socket *nhmex_this_socket(void)
+static struct nhmex_pkg *nhmex_pkg_of(const struct sim_socket *s)
 {
-	int pkg = sim_this_pkg();
-
-	return pkg >= 0 ? &nhmex_sockets[pkg] : NULL;
+	return &nhmex_pkgs[s->id];
 }
 
 /*
- * The MSR seam, from the driver on any CPU of the package. The model
- * delivers no PMI yet, so nothing reaches it from NMI context and a
- * spinlock does; PMI delivery will need pmi.c's NMI-safe locking.
+ * The MSR seam, from the driver on any CPU of the package, in NMI context
+ * too (its PMI handler reads U GLOBAL_STATUS and the S-Box SUMMARYs).
+ * -EBUSY: an NMI interrupted this CPU inside the simulator (see
+ * sim_nmi_busy()).
  */
 static int nhmex_access(u32 msr, u64 *val, bool write)
 {
-	struct nhmex_socket *s = nhmex_this_socket();
+	int pkg = sim_this_pkg();
+	struct sim_socket *s;
 	unsigned long flags;
 	int ret;
 
-	if (!s) {
-		if (!write)
-			*val = 0;
+	if (!write)
+		*val = 0;
+	if (pkg < 0)
 		return -EIO;
-	}
-	raw_spin_lock_irqsave(&s->lock, flags);
-	ret = nhmex_reg_access(&s->pkg, sim_clock_now(), msr, val, write);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	s = &sim_sockets[pkg];
+	if (sim_nmi_busy(s))
+		return -EBUSY;
+	sim_lock(s, &flags);
+	ret = nhmex_reg_access(nhmex_pkg_of(s), sim_clock_now(), msr, val,
+			       write);
+	sim_unlock(s, flags);
 	return ret;
+}
+
+/* Tests may change the parameter at run time: taken at every lock. */
+static void nhmex_locked(struct sim_socket *s)
+{
+	nhmex_pkg_of(s)->freeze_delay_ns = READ_ONCE(nhmex_freeze_delay_ns);
+}
+
+/*
+ * PMI delivery (pmi.c), as for bdx: the timer is wanted for a pending
+ * freeze or an owed PMI. The W fixed counter, the only clock-driven one,
+ * has no pmi_en, so nothing else is ever due.
+ */
+static bool nhmex_pmi_wanted(const struct sim_socket *s)
+{
+	const struct nhmex_pkg *p = nhmex_pkg_of(s);
+
+	return p->freeze_pending || p->pmi_owed;
+}
+
+/*
+ * An owed PMI at once (one owed without frz_all does not wait for a
+ * freeze pending beside it); else the pending freeze when sim time
+ * reaches it, or at once if the sim clock is frozen (only the timer can
+ * then apply it).
+ */
+static u64 nhmex_pmi_due(struct sim_socket *s, u64 now)
+{
+	const struct nhmex_pkg *p = nhmex_pkg_of(s);
+
+	if (p->pmi_owed)
+		return now;
+	if (p->freeze_pending)
+		return sim_clock_frozen() ? now : p->freeze_at;
+	return U64_MAX;
+}
+
+/*
+ * Bring the package to @now, which applies a freeze due by then (with
+ * the sim clock frozen, the pending one whatever its time), and take the
+ * PMI owed. A freeze not yet due stays pending: unlocking re-arms the
+ * timer for it. The guide has no wk_on_pmi: a PMI wakes its core.
+ */
+static bool nhmex_pmi_take(struct sim_socket *s, u64 now, u32 *cores,
+			   bool *wake)
+{
+	struct nhmex_pkg *p = nhmex_pkg_of(s);
+	u8 sel;
+
+	nhmex_advance(p, now);
+	if (sim_clock_frozen())
+		nhmex_freeze_now(p);
+	if (!nhmex_take_pmi(p, &sel))
+		return false;
+	*cores = sel;
+	*wake = true;
+	return true;
+}
+
+/* After a change of the sim clock: re-time every pending freeze. */
+static void nhmex_clock_moved(void)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		sim_lock(&sim_sockets[i], &flags);
+		sim_unlock(&sim_sockets[i], flags);
+	}
 }
 
 /* Nehalem-EX is family 6 model 46 [EXT]; Westmere-EX (47) differs. */
@@ -91,25 +169,30 @@ static bool nhmex_match(void)
 static int nhmex_init(u64 now)
 {
 	unsigned int i;
+	int ret;
 
 	if (nhmex_uclk_hz > SIM_MAX_CLK_HZ) {
 		pr_err("nhmex_uclk_hz: at most %llu\n", SIM_MAX_CLK_HZ);
 		return -EINVAL;
 	}
-	nhmex_sockets = kcalloc(sim_nr_pkgs, sizeof(*nhmex_sockets),
-				GFP_KERNEL);
-	if (!nhmex_sockets)
+	nhmex_pkgs = kcalloc(sim_nr_pkgs, sizeof(*nhmex_pkgs), GFP_KERNEL);
+	if (!nhmex_pkgs)
 		return -ENOMEM;
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		raw_spin_lock_init(&nhmex_sockets[i].lock);
-		nhmex_pkg_init(&nhmex_sockets[i].pkg, i, nhmex_uclk_hz, now);
+	for (i = 0; i < sim_nr_pkgs; i++)
+		nhmex_pkg_init(&nhmex_pkgs[i], i, nhmex_uclk_hz, now);
+	ret = sim_pmi_init();
+	if (ret) {
+		kfree(nhmex_pkgs);
+		return ret;
 	}
 	return 0;
 }
 
+/* No hook runs, and nothing is delivered, once sim_pmi_exit() returns. */
 static void nhmex_exit(void)
 {
-	kfree(nhmex_sockets);
+	sim_pmi_exit();
+	kfree(nhmex_pkgs);
 }
 
 /* ---- debugfs ------------------------------------------------------------ */
@@ -369,8 +452,8 @@ static int nhmex_parse(char *line, enum nhmex_cmd_kind kind,
 		cmd->msr = v[NK_MSR];
 		cmd->value = v[NK_VALUE];
 		/* What exists never changes: no lock needed to ask. */
-		return nhmex_msr_exists(&nhmex_sockets[cmd->pkg].pkg,
-					cmd->msr) ? 0 : -EINVAL;
+		return nhmex_msr_exists(&nhmex_pkgs[cmd->pkg], cmd->msr) ?
+		       0 : -EINVAL;
 	}
 	if (!(seen & NK(BOX)))
 		return -EINVAL;
@@ -397,20 +480,20 @@ static void nhmex_apply(const void *arg_cmd, void *arg)
 {
 	const struct nhmex_cmd *cmd = arg_cmd;
 	enum nhmex_cmd_kind kind = *(enum nhmex_cmd_kind *)arg;
-	struct nhmex_socket *s = &nhmex_sockets[cmd->pkg];
+	struct sim_socket *s = &sim_sockets[cmd->pkg];
+	struct nhmex_pkg *p = nhmex_pkg_of(s);
 	unsigned long flags;
 	u64 val = cmd->value;
 
-	raw_spin_lock_irqsave(&s->lock, flags);
+	sim_lock(s, &flags);
 	if (kind == NHMEX_CMD_INJECT)
-		nhmex_inject(&s->pkg, sim_clock_now(), &cmd->ev);
+		nhmex_inject(p, sim_clock_now(), &cmd->ev);
 	else if (kind == NHMEX_CMD_COUNTER)
-		nhmex_set_counter(&s->pkg, sim_clock_now(), cmd->ev.type,
+		nhmex_set_counter(p, sim_clock_now(), cmd->ev.type,
 				  cmd->ev.idx, cmd->ctr, cmd->value);
 	else
-		nhmex_reg_access(&s->pkg, sim_clock_now(), cmd->msr, &val,
-				 true);
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+		nhmex_reg_access(p, sim_clock_now(), cmd->msr, &val, true);
+	sim_unlock(s, flags);
 }
 
 static int nhmex_parse_line(char *line, void *cmd, void *arg)
@@ -487,8 +570,9 @@ static void nhmex_show_box(struct seq_file *m, const struct nhmex_pkg *p,
 		nhmex_show_ctr(m, p, b, name, i);
 }
 
-/* @p is a snapshot. */
-static void nhmex_show_pkg(struct seq_file *m, struct nhmex_pkg *p)
+/* @p is a snapshot of @s's registers; the PMI delivery counts are live. */
+static void nhmex_show_pkg(struct seq_file *m, struct nhmex_pkg *p,
+			   struct sim_socket *s)
 {
 	const struct nhmex_stats *st = &p->stats;
 	enum nhmex_box_type t;
@@ -496,15 +580,18 @@ static void nhmex_show_pkg(struct seq_file *m, struct nhmex_pkg *p)
 
 	seq_printf(m, "pkg%u info sim_ns=%llu uclk_hz=%llu\n", p->id,
 		   p->now_ns, p->uclk_hz);
-	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu gp_mm=%llu illegal_sel=%llu inject_lines=%llu inject_hits=%llu overflows=%llu freezes=%llu pmis=%llu dropped=%llu\n",
+	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu gp_mm=%llu illegal_sel=%llu inject_lines=%llu inject_hits=%llu overflows=%llu freezes=%llu pmis=%llu dropped=%llu pmis_sent=%lld pmis_dropped=%lld nmi_busy=%lld\n",
 		   p->id, st->reads, st->writes, st->faults, st->rsvd_writes,
 		   st->gp_mm, st->illegal_sel, st->inject_lines,
 		   st->inject_hits, st->overflows, st->freezes, st->pmis,
-		   st->dropped);
-	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%08x pmi_core_sel=0x%02x pmi_owed=%d\n",
+		   st->dropped, atomic64_read(&s->pmis_sent),
+		   atomic64_read(&s->pmis_dropped),
+		   atomic64_read(&s->nmi_busy));
+	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%08x pmi_core_sel=0x%02x pmi_owed=%d frozen=%d freeze_pending=%d freeze_at=%llu\n",
 		   p->id, p->u_ctl, nhmex_u_status(p),
 		   (unsigned int)FIELD_GET(NHMEX_U_GCTL_CORE_SEL, p->u_ctl),
-		   p->pmi_owed);
+		   p->pmi_owed, p->frozen, p->freeze_pending,
+		   p->freeze_pending ? p->freeze_at : 0);
 	for (t = 0; t < NHMEX_NR_BOX_TYPES; t++)
 		for (i = 0; i < nhmex_box_count(t); i++)
 			nhmex_show_box(m, p, nhmex_box(p, t, i));
@@ -533,13 +620,13 @@ static int nhmex_state_show(struct seq_file *m, void *v)
 	if (!snap)
 		return -ENOMEM;
 	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct nhmex_socket *s = &nhmex_sockets[i];
+		struct sim_socket *s = &sim_sockets[i];
 
-		raw_spin_lock_irqsave(&s->lock, flags);
-		nhmex_advance(&s->pkg, sim_clock_now());
-		*snap = s->pkg;
-		raw_spin_unlock_irqrestore(&s->lock, flags);
-		nhmex_show_pkg(m, snap);
+		sim_lock(s, &flags);
+		nhmex_advance(nhmex_pkg_of(s), sim_clock_now());
+		*snap = *nhmex_pkg_of(s);
+		sim_unlock(s, flags);
+		nhmex_show_pkg(m, snap, s);
 	}
 	kfree(snap);
 	return 0;
@@ -554,11 +641,14 @@ static ssize_t nhmex_reset_stats_write(struct file *file,
 	unsigned int i;
 
 	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct nhmex_socket *s = &nhmex_sockets[i];
+		struct sim_socket *s = &sim_sockets[i];
 
-		raw_spin_lock_irqsave(&s->lock, flags);
-		nhmex_reset_stats(&s->pkg);
-		raw_spin_unlock_irqrestore(&s->lock, flags);
+		sim_lock(s, &flags);
+		nhmex_reset_stats(nhmex_pkg_of(s));
+		sim_unlock(s, flags);
+		atomic64_set(&s->pmis_sent, 0);
+		atomic64_set(&s->pmis_dropped, 0);
+		atomic64_set(&s->nmi_busy, 0);
 	}
 	return len;
 }
@@ -589,4 +679,10 @@ const struct sim_model sim_nhmex_model = {
 	.exit		= nhmex_exit,
 	.access		= nhmex_access,
 	.debugfs_init	= nhmex_debugfs_init,
+	.clock_moved	= nhmex_clock_moved,
+	.pmi_cores	= NHMEX_PMI_CORES,
+	.locked		= nhmex_locked,
+	.pmi_wanted	= nhmex_pmi_wanted,
+	.pmi_due	= nhmex_pmi_due,
+	.pmi_take	= nhmex_pmi_take,
 };

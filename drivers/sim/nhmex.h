@@ -221,8 +221,9 @@ struct nhmex_rport {
  * @inject_lines: occurrences injected
  * @inject_hits: counters that matched an injected occurrence
  * @overflows: carries out of bit 47
- * @freezes: en_all cleared by an overflow with frz_all set
- * @pmis: PMIs owed to the cores of pmi_core_sel
+ * @freezes: freezes that took effect (en_all cleared, freeze_at reached)
+ * @pmis: overflows with pmi_en and a non-zero pmi_core_sel, each asking
+ *	for a PMI (at once, or at its freeze)
  * @dropped: injected cycles that matched no counting counter
  */
 struct nhmex_stats {
@@ -249,7 +250,16 @@ struct nhmex_stats {
  * @u_ctl: U GLOBAL_CTL
  * @u_status: the leaves of U GLOBAL_STATUS (ov_u, pmi, cond); ov_w,
  *	ov_s0 and ov_s1 are derived when read
- * @pmi_owed: an overflow with pmi_en owes a PMI not yet taken
+ * @freeze_delay_ns: sim time from an overflow that asks for a freeze to
+ *	the freeze (the skew of 000:247-251); 0: at the overflow
+ * @freeze_pending: an overflow with pmi_en and frz_all asked for a freeze
+ *	that has not taken effect yet; everything still counts
+ * @freeze_at: sim time at which the pending freeze takes effect
+ * @freeze_cores: pmi_core_sel of the overflows that joined the pending
+ *	freeze: the PMI owed when it takes effect
+ * @frozen: en_all was cleared by a freeze and has not been set since
+ * @pmi_owed: a PMI not yet taken: an overflow with pmi_en without
+ *	frz_all, or a freeze that took effect
  * @pmi_cores: the pmi_core_sel cores it is owed to
  * @ubox: the U-Box counter (its global registers are @u_ctl, @u_status)
  * @cbox: C-Box 0-7
@@ -271,6 +281,11 @@ struct nhmex_pkg {
 	u64 uclk_ticks;
 	u32 u_ctl;
 	u32 u_status;
+	u64 freeze_delay_ns;
+	bool freeze_pending;
+	u64 freeze_at;
+	u8 freeze_cores;
+	bool frozen;
 	bool pmi_owed;
 	u8 pmi_cores;
 	struct nhmex_box ubox;
@@ -353,6 +368,7 @@ int nhmex_inject(struct nhmex_pkg *p, u64 now_ns,
 int nhmex_set_counter(struct nhmex_pkg *p, u64 now_ns,
 		      enum nhmex_box_type type, unsigned int idx,
 		      unsigned int ctr, u64 value);
+void nhmex_freeze_now(struct nhmex_pkg *p);
 bool nhmex_take_pmi(struct nhmex_pkg *p, u8 *cores);
 void nhmex_reset_stats(struct nhmex_pkg *p);
 

@@ -440,10 +440,37 @@ u32 nhmex_u_status(const struct nhmex_pkg *p)
 }
 
 /*
+ * The pending freeze takes effect (000:80-85): en_all is cleared, so
+ * nothing counts until software sets it again, and the PMI asked for by
+ * the overflows that joined the freeze is owed, to the cores of all of
+ * them (merged with one still owed). Their pmi_core_sel is taken at each
+ * overflow, when the U-Box receives its message [INF].
+ */
+static void nhmex_freeze(struct nhmex_pkg *p)
+{
+	p->freeze_pending = false;
+	p->u_ctl &= ~NHMEX_U_GCTL_EN_ALL;
+	p->frozen = true;
+	p->stats.freezes++;
+	if (!p->freeze_cores)
+		return;
+	p->pmi_owed = true;
+	p->pmi_cores |= p->freeze_cores;
+	p->freeze_cores = 0;
+}
+
+/*
  * A carry out of bit 47 (000:74-93): the leaf status bit is set whatever
- * pmi_en says. With pmi_en, U pmi is set, frz_all clears en_all, and a PMI
- * is owed to pmi_core_sel (none if it is 0, 000:189). Delivery is left to
- * whoever takes it with nhmex_take_pmi().
+ * pmi_en says. With pmi_en, U pmi is set, and:
+ * - with frz_all, a freeze is pending: en_all is cleared freeze_delay_ns
+ *   of sim time later, and every counter counts until then, this one
+ *   included, from its wrapped value (000:247-251). Overflows meanwhile
+ *   join the same freeze (their status bits are set at once). The PMI
+ *   comes with the freeze (nhmex_freeze()); with freeze_delay_ns = 0 both
+ *   are at once.
+ * - without frz_all, the PMI is owed at once, and nothing freezes.
+ * pmi_core_sel = 0 asks for no PMI (000:189). Delivery is left to
+ * whoever takes the PMI with nhmex_take_pmi().
  */
 static void nhmex_overflow(struct nhmex_pkg *p, struct nhmex_box *box,
 			   u32 st_bit, bool pmi_en)
@@ -458,23 +485,47 @@ static void nhmex_overflow(struct nhmex_pkg *p, struct nhmex_box *box,
 	if (!pmi_en)
 		return;
 	p->u_status |= NHMEX_U_GSTS_PMI;
-	if ((p->u_ctl & NHMEX_U_GCTL_FRZ_ALL) &&
-	    (p->u_ctl & NHMEX_U_GCTL_EN_ALL)) {
-		p->u_ctl &= ~NHMEX_U_GCTL_EN_ALL;
-		p->stats.freezes++;
-	}
 	cores = nhmex_field(p->u_ctl, NHMEX_U_GCTL_CORE_SEL);
-	if (cores) {
-		p->pmi_owed = true;
-		p->pmi_cores |= cores;
+	if (cores)
 		p->stats.pmis++;
+	if (!(p->u_ctl & NHMEX_U_GCTL_FRZ_ALL)) {
+		if (cores) {
+			p->pmi_owed = true;
+			p->pmi_cores |= cores;
+		}
+		return;
 	}
+	p->freeze_cores |= cores;
+	if (!p->freeze_pending) {
+		p->freeze_pending = true;
+		p->freeze_at = min(p->now_ns + p->freeze_delay_ns,
+				   SIM_TIME_MAX_NS);
+	}
+	/* No skew: frozen at the overflow, as the line that caused it ends. */
+	if (p->freeze_at <= p->now_ns)
+		nhmex_freeze(p);
+}
+
+/**
+ * nhmex_freeze_now() - the pending freeze, if any, takes effect now
+ * @p: the package
+ *
+ * For the PMI timer while the sim clock is frozen: sim time then never
+ * reaches freeze_at, and only the timer can apply the freeze.
+ */
+void nhmex_freeze_now(struct nhmex_pkg *p)
+{
+	if (p->freeze_pending)
+		nhmex_freeze(p);
 }
 
 /**
  * nhmex_take_pmi() - hand an owed PMI to delivery
  * @p: the package
  * @cores: the pmi_core_sel cores it is owed to, merged over overflows
+ *
+ * A freeze still pending owes nothing yet: nhmex_advance() to a time at
+ * or after freeze_at, or nhmex_freeze_now(), applies it first.
  *
  * Return: true if a PMI was owed; it no longer is.
  */
@@ -499,19 +550,15 @@ static void nhmex_add(struct nhmex_pkg *p, struct nhmex_box *box,
 			       c->ctl & nhmex_ctl_layouts[box->type].pmi_en);
 }
 
-/**
- * nhmex_advance() - bring the W fixed counter up to sim time @now_ns
- * @p: the package
- * @now_ns: sim time; earlier times than the last are ignored
- *
- * Ticks are differences of floor(t * uclk_hz / 1e9) of absolute sim
- * times, so nothing drifts however the accesses are spaced.
+/*
+ * The W fixed counter up to @now_ns in one step. Ticks are differences
+ * of floor(t * uclk_hz / 1e9) of absolute sim times, so nothing drifts
+ * however the accesses are spaced.
  */
-void nhmex_advance(struct nhmex_pkg *p, u64 now_ns)
+static void nhmex_step(struct nhmex_pkg *p, u64 now_ns)
 {
 	u64 ticks, d;
 
-	now_ns = min(now_ns, SIM_TIME_MAX_NS);
 	if (now_ns <= p->now_ns)
 		return;
 	ticks = nhmex_ticks(now_ns, p->uclk_hz);
@@ -524,6 +571,26 @@ void nhmex_advance(struct nhmex_pkg *p, u64 now_ns)
 	/* No pmi_en is known for the fixed counter: status only [INF]. */
 	if (sim_counter_add(&p->wfixed.val, NHMEX_CTR_MASK, d))
 		nhmex_overflow(p, &p->wbox, NHMEX_W_GSTS_OV_FIXED, false);
+}
+
+/**
+ * nhmex_advance() - bring the package up to sim time @now_ns
+ * @p: the package
+ * @now_ns: sim time; earlier times than the last are ignored
+ *
+ * The W fixed counter counts up to @now_ns, and a pending freeze due by
+ * then takes effect: the step is split at freeze_at, so the fixed counter
+ * counts exactly up to the freeze. Every access calls this first, so what
+ * it does at or after freeze_at finds the package frozen.
+ */
+void nhmex_advance(struct nhmex_pkg *p, u64 now_ns)
+{
+	now_ns = min(now_ns, SIM_TIME_MAX_NS);
+	if (p->freeze_pending && p->freeze_at <= max(now_ns, p->now_ns)) {
+		nhmex_step(p, p->freeze_at);
+		nhmex_freeze(p);
+	}
+	nhmex_step(p, now_ns);
 }
 
 /* ---- MSR decoding ------------------------------------------------------ */
@@ -675,6 +742,11 @@ static void nhmex_ctr_clear(struct nhmex_ctr *c)
  * it stays set they read 0 and do not count (digest G9). Writes to the
  * counters meanwhile are kept, so the guide's sequence of preloading
  * before the write of en_all = 1, rst_all = 0 works (000:97-123) [INF].
+ *
+ * No write cancels a pending freeze, as on Broadwell (where unfrz_all
+ * does not): clearing frz_all or en_all, or setting en_all again (the
+ * driver's unfreeze), leaves it to clear en_all at freeze_at and owe its
+ * PMI then. Setting en_all ends a freeze that took effect (frozen).
  */
 static void nhmex_write_u_ctl(struct nhmex_pkg *p, u64 val)
 {
@@ -682,6 +754,8 @@ static void nhmex_write_u_ctl(struct nhmex_pkg *p, u64 val)
 	unsigned int i, j;
 
 	p->u_ctl = val & NHMEX_U_GCTL_VALID;
+	if (val & NHMEX_U_GCTL_EN_ALL)
+		p->frozen = false;
 	if (!(val & NHMEX_U_GCTL_RST_ALL))
 		return;
 	for (t = 0; t < NHMEX_NR_BOX_TYPES; t++) {
@@ -1097,7 +1171,7 @@ static void nhmex_count(struct nhmex_pkg *p, struct nhmex_box *b,
  *
  * Every counting counter of the box that matches counts the whole line:
  * which ones do is decided before any counts, so a freeze on overflow
- * takes effect after the line.
+ * takes effect after the line, even with no skew (freeze_delay_ns = 0).
  *
  * Return: the number of counters that matched, or -EINVAL for no such box.
  */

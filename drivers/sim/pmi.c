@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel side of freeze on overflow: package locking that is safe
- * against NMIs, the timer that makes a pending freeze take effect, and
- * delivery of the PMI it owes as a real NMI.
+ * The kernel side of PMIs, for every model that has them: package locking
+ * that is safe against NMIs, the timer that brings a package to the time
+ * something is due (a pending freeze, a clock-driven carry, an owed PMI),
+ * and delivery of the PMI as a real NMI.
  *
- * The model (bdx_regs.c) only records that a freeze is pending, and when
- * it takes effect, or that a PMI is owed. Whoever leaves a package so
- * queues its irq_work on unlock (irq_work_queue() is NMI-safe: the
- * driver's NMI handler is among the callers). The irq_work arms the
- * package's hrtimer for the moment sim time reaches the freeze; the timer
- * takes the PMI from the model and sends it.
+ * A register model only records what is due: a freeze pending and when it
+ * takes effect, or a PMI owed. What that means for the package is the
+ * model's to say, through the hooks of struct sim_model: whoever leaves a
+ * package that needs it (&sim_model.pmi_wanted) queues its irq_work on
+ * unlock (irq_work_queue() is NMI-safe: the driver's NMI handler is among
+ * the callers). The irq_work arms the package's hrtimer for the sim time
+ * the model gives (&sim_model.pmi_due); the timer takes the PMI from the
+ * model (&sim_model.pmi_take) and sends it to the cores it names.
  *
  * A PMI is an NMI raised on the target CPU itself, from a function that
  * smp_call_function_single_async() runs there in IPI context with IRQs
@@ -29,7 +32,6 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
-#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -41,24 +43,15 @@
 
 #include "sim.h"
 
-static unsigned int freeze_delay_ns = 1000;
-module_param(freeze_delay_ns, uint, 0644);
-MODULE_PARM_DESC(freeze_delay_ns,
-		 "Sim ns from an overflow message to the global freeze (default 1000)");
-
 /* How long a CPU waits for the NMI it raised on itself. */
 #define SIM_NMI_WAIT_US		20000
-/* Width of GLOBAL_CTL.pmi_core_sel. */
-#define SIM_PMI_CORES		18
 #define SIM_NMI_NAME		"uncore_sim"
-/* Shortest wait for a clock-driven carry (see sim_pmi_work()). */
-#define SIM_CARRY_MIN_NS	1000
 
 /**
  * struct sim_pmi_cpu - PMI delivery state of one CPU
  * @csd: runs sim_pmi_ipi() on the CPU; not re-issued while in flight
- * @owed_wake: PMIs to send however idle the CPU is (wk_on_pmi = 1)
- * @owed_nowake: PMIs to send only if the CPU is awake (wk_on_pmi = 0)
+ * @owed_wake: PMIs to send however idle the CPU is (bdx: wk_on_pmi = 1)
+ * @owed_nowake: PMIs to send only if the CPU is awake (bdx: wk_on_pmi = 0)
  * @nmi_sent: NMIs sim_pmi_ipi() raised on this CPU
  * @nmi_seen: of those, the ones sim_nmi_handler() claimed or gave up
  * @in_lock: the CPU is inside, or spinning for, a package lock
@@ -129,18 +122,15 @@ void sim_lock(struct sim_socket *s, unsigned long *flags)
 	} else {
 		raw_spin_lock(&s->lock);
 	}
-	/* Tests may change the parameter at run time. */
-	s->pkg.freeze_delay_ns = READ_ONCE(freeze_delay_ns);
+	if (sim_model->locked)
+		sim_model->locked(s);
 }
 
 static void sim_unlock_kick(struct sim_socket *s, unsigned long flags,
 			    bool kick)
 	__releases(&s->lock)
 {
-	const struct sim_pkg *pkg = &s->pkg;
-
-	if (kick && !READ_ONCE(sim_pmi_stopping) &&
-	    (pkg->freeze_pending || pkg->pmi_pending || pkg->carry_check))
+	if (kick && !READ_ONCE(sim_pmi_stopping) && sim_model->pmi_wanted(s))
 		irq_work_queue(&s->pmi_work);
 	raw_spin_unlock(&s->lock);
 	this_cpu_write(sim_pmi_cpus.in_lock, false);
@@ -152,9 +142,10 @@ static void sim_unlock_kick(struct sim_socket *s, unsigned long flags,
  * @s: the package
  * @flags: IRQ state sim_lock() saved
  *
- * If the package has a freeze pending or a PMI owed, or a write may have
- * moved the next carry of a clock-driven counter, its irq_work is queued
- * (again): it (re)arms the timer as sim time now stands.
+ * If the model says the package needs it (a freeze pending, a PMI owed,
+ * a write that may have moved the next carry of a clock-driven counter),
+ * its irq_work is queued (again): it (re)arms the timer as sim time now
+ * stands.
  */
 void sim_unlock(struct sim_socket *s, unsigned long flags)
 	__releases(&s->lock)
@@ -162,53 +153,26 @@ void sim_unlock(struct sim_socket *s, unsigned long flags)
 	sim_unlock_kick(s, flags, true);
 }
 
-/* After a change of the sim clock: re-time every pending freeze. */
-void sim_pmi_kick_all(void)
-{
-	unsigned long flags;
-	unsigned int p;
-
-	for (p = 0; p < sim_nr_pkgs; p++) {
-		sim_lock(&sim_sockets[p], &flags);
-		sim_sockets[p].pkg.carry_check = true;
-		sim_unlock(&sim_sockets[p], flags);
-	}
-}
-
 /*
- * Arm the timer to expire when sim time reaches the pending freeze: at
- * once if it already has, if the sim clock is frozen (only the timer can
- * then apply the freeze), or if only a PMI is owed. With nothing pending,
- * arm it for the next carry of a clock-driven counter with ov_en, if any:
- * nothing else would bring the model to that time.
+ * Arm the timer for the sim time the model says something is due: at once
+ * if that time has come (or the model answers so because the sim clock is
+ * frozen and only the timer can move the package on), not at all if
+ * nothing is. An armed timer is left as it is when nothing is due: it
+ * finds nothing to do.
  */
 static void sim_pmi_work(struct irq_work *work)
 {
 	struct sim_socket *s = container_of(work, struct sim_socket, pmi_work);
-	struct sim_pkg *pkg = &s->pkg;
 	unsigned long flags;
-	u64 now, delay = 0;
-	bool arm;
+	u64 now, due;
 
 	sim_lock(s, &flags);
 	now = sim_clock_now();
-	if (pkg->carry_check) {
-		pkg->carry_check = false;
-		sim_pkg_advance(pkg, now);
-		s->carry_at = sim_clock_frozen() ? U64_MAX :
-			      sim_pkg_next_carry(pkg);
-	}
-	arm = pkg->freeze_pending || pkg->pmi_pending;
-	if (pkg->freeze_pending && !sim_clock_frozen() && pkg->freeze_at > now)
-		delay = pkg->freeze_at - now;
-	if (!arm && s->carry_at != U64_MAX) {
-		arm = true;
-		/* At least 1 us: a carry found already past is a model bug. */
-		delay = max(s->carry_at, now + SIM_CARRY_MIN_NS) - now;
-	}
+	due = sim_model->pmi_due(s, now);
 	sim_unlock_kick(s, flags, false);
-	if (arm && !READ_ONCE(sim_pmi_stopping))
-		hrtimer_start(&s->pmi_timer, ns_to_ktime(delay),
+	if (due != U64_MAX && !READ_ONCE(sim_pmi_stopping))
+		hrtimer_start(&s->pmi_timer,
+			      ns_to_ktime(due > now ? due - now : 0),
 			      HRTIMER_MODE_REL_HARD);
 }
 
@@ -245,9 +209,9 @@ static void sim_pmi_nmi_self(struct sim_pmi_cpu *pc)
 
 /*
  * In IPI context on the target, IRQs off, so holding no package lock.
- * wk_on_pmi = 0 sends the PMI "only to cores already awake" (Table 2-2):
- * a CPU whose IPI interrupted its idle task is taken as asleep, and its
- * PMIs of that kind are dropped.
+ * A PMI not to wake its core (bdx: wk_on_pmi = 0 sends it "only to cores
+ * already awake", Table 2-2) is dropped if the IPI interrupted the CPU's
+ * idle task: the CPU is taken as asleep.
  */
 static void sim_pmi_ipi(void *info)
 {
@@ -308,8 +272,8 @@ static void sim_pmi_deliver(struct sim_socket *s, u32 core_sel, bool wake)
 	unsigned int core;
 	int cpu;
 
-	for_each_set_bit(core, &cores, SIM_PMI_CORES) {
-		cpu = sim_pmi_target(s->pkg.id, core);
+	for_each_set_bit(core, &cores, sim_model->pmi_cores) {
+		cpu = sim_pmi_target(s->id, core);
 		if (cpu < 0)
 			atomic64_inc(&s->pmis_dropped);
 		else
@@ -318,32 +282,23 @@ static void sim_pmi_deliver(struct sim_socket *s, u32 core_sel, bool wake)
 }
 
 /*
- * Sim time has reached the pending freeze, or the sim clock is frozen, or
- * a clock-driven counter's carry is due. The last only brings the model
- * to now, which finds the carry and asks for a freeze; the irq_work then
- * times that freeze and the next carry.
+ * The sim time the model gave has come: it takes the PMI owed, if any, or
+ * just moves the package on (a clock-driven carry found this way asks for
+ * a freeze, which its unlock times in turn).
  */
 static enum hrtimer_restart sim_pmi_timer_fn(struct hrtimer *timer)
 {
 	struct sim_socket *s = container_of(timer, struct sim_socket,
 					    pmi_timer);
-	struct sim_pkg *pkg = &s->pkg;
 	unsigned long flags;
-	u32 core_sel = 0;
-	bool wake = false, pmi = false;
-	u64 now;
+	u32 cores = 0;
+	bool wake = false, pmi;
 
 	sim_lock(s, &flags);
-	now = sim_clock_now();
-	if (pkg->pmi_pending || (pkg->freeze_pending &&
-				 (sim_clock_frozen() || pkg->freeze_at <= now)))
-		pmi = sim_pkg_take_pmi(pkg, now, &core_sel, &wake);
-	else
-		sim_pkg_advance(pkg, now);
-	pkg->carry_check = true;
+	pmi = sim_model->pmi_take(s, sim_clock_now(), &cores, &wake);
 	sim_unlock(s, flags);
 	if (pmi)
-		sim_pmi_deliver(s, core_sel, wake);
+		sim_pmi_deliver(s, cores, wake);
 	return HRTIMER_NORESTART;
 }
 
@@ -369,21 +324,34 @@ static int sim_nmi_handler(unsigned int type, struct pt_regs *regs)
 	return NMI_HANDLED;
 }
 
+/**
+ * sim_pmi_init() - set up every package's lock and PMI machinery
+ *
+ * Context: from &sim_model.init of the model in sim_model. Its hooks may
+ * be called from here on, so what they look at must be ready.
+ * Return: 0 or an error, with nothing to undo.
+ */
 int sim_pmi_init(void)
 {
+	const struct sim_model *m = sim_model;
 	unsigned int p;
 	int cpu;
 
+	/* The cores come as a u32 mask. */
+	if (WARN_ON(!m->pmi_cores || m->pmi_cores > 32 || !m->pmi_wanted ||
+		    !m->pmi_due || !m->pmi_take))
+		return -EINVAL;
 	for_each_possible_cpu(cpu)
 		INIT_CSD(&per_cpu(sim_pmi_cpus, cpu).csd, sim_pmi_ipi, NULL);
 	for (p = 0; p < sim_nr_pkgs; p++) {
 		struct sim_socket *s = &sim_sockets[p];
 
+		raw_spin_lock_init(&s->lock);
+		s->id = p;
 		init_irq_work(&s->pmi_work, sim_pmi_work);
 		hrtimer_init(&s->pmi_timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_HARD);
 		s->pmi_timer.function = sim_pmi_timer_fn;
-		s->carry_at = U64_MAX;
 	}
 	return register_nmi_handler(NMI_LOCAL, sim_nmi_handler, NMI_FLAG_FIRST,
 				    SIM_NMI_NAME);

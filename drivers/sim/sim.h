@@ -378,24 +378,30 @@ struct sim_event {
 };
 
 /**
- * struct sim_socket - a package's model, the lock serialising it, and the
- *	machinery delivering its PMIs (pmi.c)
- * @lock: taken with IRQs off, through sim_lock(), by every accessor of @pkg
- * @pkg: the register model
- * @pmi_work: queued (NMI-safe) when @pkg has a freeze pending or a PMI owed;
- *	arms @pmi_timer
- * @pmi_timer: expires when sim time reaches the pending freeze; takes the
- *	PMI and delivers it. Also expires at @carry_at.
- * @carry_at: sim_pkg_next_carry() as last asked, U64_MAX for none
+ * struct sim_socket - a package's lock and the machinery delivering its
+ *	PMIs (pmi.c), for every model with PMIs; the Broadwell model's
+ *	registers too
+ * @lock: taken with IRQs off, through sim_lock(), by every accessor of the
+ *	package's model state
+ * @id: the package's number, its index in sim_sockets[]
+ * @pkg: the Broadwell register model (unused by the other models, which
+ *	keep their registers elsewhere and lock them with @lock)
+ * @pmi_work: queued (NMI-safe) at sim_unlock() when the model's
+ *	&sim_model.pmi_wanted says so; arms @pmi_timer
+ * @pmi_timer: expires at the sim time &sim_model.pmi_due gave; takes the
+ *	model's owed PMI (&sim_model.pmi_take) and delivers it
+ * @carry_at: Broadwell: sim_pkg_next_carry() as last asked, U64_MAX for
+ *	none
  * @pmis_sent: PMIs claimed by the simulator's NMI handler on a CPU of this
  *	package
- * @pmis_dropped: PMIs not sent: wk_on_pmi = 0 and the target core idle,
- *	or no online CPU for a core of pmi_core_sel
+ * @pmis_dropped: PMIs not sent: not to wake an idle target core, or no
+ *	online CPU for a core of pmi_core_sel
  * @nmi_busy: accesses refused with -EBUSY because an NMI interrupted this
  *	CPU inside a simulator critical section
  */
 struct sim_socket {
 	raw_spinlock_t lock;
+	unsigned int id;
 	struct sim_pkg pkg;
 	struct irq_work pmi_work;
 	struct hrtimer pmi_timer;
@@ -490,6 +496,25 @@ unsigned int sim_pci_gsts_bit(const struct sim_box *box);
  * @debugfs_init: add its files to the simulator's debugfs directory
  * @clock_moved: sim time was frozen, run or advanced; NULL if it needs
  *	no telling
+ * @pmi_cores: width of its pmi_core_sel: PMIs go to cores 0 to
+ *	@pmi_cores - 1 (by topology_core_id()) of the package
+ * @locked: called by sim_lock() as soon as it holds a package's lock,
+ *	e.g. to take a run-time parameter; NULL for nothing
+ * @pmi_wanted: under the package lock, at sim_unlock(): does the package
+ *	need its PMI work queued (a freeze pending, a PMI owed, a timer to
+ *	re-time)?
+ * @pmi_due: under the lock, from the PMI work, at sim time @now: when the
+ *	PMI timer should expire (a pending freeze's time, a clock-driven
+ *	carry's); @now or earlier for at once, U64_MAX for not at all
+ * @pmi_take: under the lock, from the PMI timer, at sim time @now: take
+ *	the PMI owed, if any. Return true, with the cores it goes to (bit n:
+ *	core ID n) in *@cores and in *@wake whether a core that is idle gets
+ *	it too; false if none is owed.
+ *
+ * A model whose packages deliver PMIs locks them with sim_lock(), calls
+ * sim_pmi_init() from @init and sim_pmi_exit() from @exit, and provides
+ * @pmi_cores, @pmi_wanted, @pmi_due and @pmi_take; the others leave them
+ * 0 and NULL.
  */
 struct sim_model {
 	const char *part;
@@ -501,6 +526,12 @@ struct sim_model {
 	int (*access)(u32 msr, u64 *val, bool write);
 	void (*debugfs_init)(struct dentry *dir);
 	void (*clock_moved)(void);
+	unsigned int pmi_cores;
+	void (*locked)(struct sim_socket *s);
+	bool (*pmi_wanted)(const struct sim_socket *s);
+	u64 (*pmi_due)(struct sim_socket *s, u64 now);
+	bool (*pmi_take)(struct sim_socket *s, u64 now, u32 *cores,
+			 bool *wake);
 };
 
 extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model;
@@ -524,7 +555,6 @@ void sim_lock(struct sim_socket *s, unsigned long *flags)
 	__acquires(&s->lock);
 void sim_unlock(struct sim_socket *s, unsigned long flags)
 	__releases(&s->lock);
-void sim_pmi_kick_all(void);
 int sim_pmi_init(void);
 void sim_pmi_exit(void);
 

@@ -3,8 +3,10 @@
  * KUnit tests of the simulator's Xeon 7500 (Nehalem-EX) uncore registers
  * (drivers/sim/nhmex_regs.c): the three-level enable and rst_all, the MSR
  * map (interleaved C-Boxes, R-Box sub-registers), what each box's events
- * match, threshold/invert/edge, the fixed counter's clock, and overflow
- * up the summary tree to freeze and PMI. MSR numbers are spelled out here
+ * match, threshold/invert/edge, the fixed counter's clock, overflow up
+ * the summary tree to freeze and PMI, the freeze's skew (pending for
+ * freeze_delay_ns of sim time, counting meanwhile), and the PMI taken for
+ * delivery and handled as the driver does. MSR numbers are spelled out here
  * rather than taken from the model, so a wrong map in it shows.
  */
 #include <kunit/test.h>
@@ -640,6 +642,361 @@ static void nhmex_test_pmi_freeze(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rd(test, p, U_GSTS) & PMI);
 }
 
+/*
+ * nhmex_take_pmi(): the cores are pmi_core_sel, bits 8:1 of U GLOBAL_CTL
+ * (u_en in bit 0 is not a core); a taken PMI is owed no more; overflows
+ * before a take make one PMI to every core either named; an overflow after
+ * it owes a new one, whatever is left in the status registers.
+ */
+static void nhmex_test_take_pmi(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	unsigned int n;
+	u8 cores = 0;
+
+	for (n = 0; n < 8; n++) {
+		wr(test, p, U_GCTL, EN_ALL | U_EN | CORE_SEL(BIT(n)));
+		nx_overflow(test, p, C0, NHMEX_CBOX, 0, CSW(0x01, 0) | PMI_EN);
+		KUNIT_EXPECT_TRUE(test, p->pmi_owed);
+		KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+		KUNIT_EXPECT_EQ(test, cores, (u8)BIT(n));
+	}
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 8ULL);
+
+	/* Bit 9 is past the field; u_en is below it. */
+	wr(test, p, U_GCTL, EN_ALL | U_EN | CORE_SEL(0x5a) | BIT_ULL(9));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GCTL), EN_ALL | U_EN | CORE_SEL(0x5a));
+	nx_overflow(test, p, C0, NHMEX_CBOX, 0, CSW(0x01, 0) | PMI_EN);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x5a);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, p->pmi_cores, (u8)0);
+	/* Taken: nothing more, and *cores is left alone. */
+	cores = 0xee;
+	KUNIT_EXPECT_FALSE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0xee);
+
+	/* Nothing cleared: a second overflow still owes a PMI. */
+	KUNIT_EXPECT_TRUE(test, rd(test, p, U_GSTS) & PMI);
+	wr(test, p, CTR(C0, 0), TOP);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 0, 0x01, 0, 1, 1), 1);
+	KUNIT_EXPECT_TRUE(test, p->pmi_owed);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x5a);
+
+	/* Two overflows before a take: one PMI, to the cores of both. */
+	wr(test, p, U_GCTL, EN_ALL | CORE_SEL(0x01));
+	nx_overflow(test, p, C1, NHMEX_CBOX, 1, CSW(0x01, 0) | PMI_EN);
+	wr(test, p, U_GCTL, EN_ALL | CORE_SEL(0x80));
+	nx_overflow(test, p, S1, NHMEX_SBOX, 1, CSW(0x01, 0) | PMI_EN);
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 12ULL);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x81);
+	KUNIT_EXPECT_FALSE(test, nhmex_take_pmi(p, &cores));
+
+	/* Without pmi_en an overflow owes nothing. */
+	nx_overflow(test, p, C3, NHMEX_CBOX, 3, CSW(0x01, 0));
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 12ULL);
+}
+
+/*
+ * What the driver does with a PMI: in NMI context it reads U
+ * GLOBAL_STATUS and the S SUMMARYs; then it reads the box STATUS, clears
+ * the leaves through OVF_CTL and U pmi through U OVF_CTL bit 30, reloads
+ * the counter and unfreezes with en_all | u_en | frz_all | pmi_core_sel.
+ * None of that owes a PMI; the next overflow does, and freezes again.
+ */
+static void nhmex_test_pmi_handler(struct kunit *test)
+{
+	const u64 gctl = EN_ALL | U_EN | FRZ_ALL | CORE_SEL(BIT(2));
+	struct nhmex_pkg *p = nx_new(test);
+	const u32 c7 = 0xde0;
+	u8 cores = 0;
+
+	wr(test, p, U_GCTL, gctl);
+	/* A second counter, in S1's tree, that only counts. */
+	wr(test, p, GCTL(c7), BIT(1));
+	wr(test, p, CTL(c7, 1), CSW(0x02, 0));
+	nx_overflow(test, p, C1, NHMEX_CBOX, 1, CSW(0x01, 0) | PMI_EN);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GCTL), gctl & ~EN_ALL);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 1ULL);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 7, 0x02, 0, 3, 1), 0);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)BIT(2));
+
+	/* NMI: pmi and ov_s0; S0 says C-Box 0/1, S1 nothing. */
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), PMI | BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), (u64)BIT(2));
+	KUNIT_EXPECT_EQ(test, rd(test, p, S1 + 3), 0ULL);
+
+	/* IRQ: the leaf, then U's own pmi bit. */
+	KUNIT_EXPECT_EQ(test, rd(test, p, GSTS(C1)), 1ULL);
+	wr(test, p, OVF(C1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, S0 + 3), 0ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), PMI);
+	wr(test, p, U_OVF, PMI);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), 0ULL);
+	wr(test, p, CTR(C1, 0), TOP - 9);
+	wr(test, p, U_GCTL, gctl);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GCTL), gctl);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_FALSE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 1ULL);
+
+	/* Counting again, with no PMI until the counter carries. */
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 7, 0x02, 0, 3, 1), 1);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 1, 0x01, 0, 9, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(C1, 0)), TOP);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), 0ULL);
+	KUNIT_EXPECT_EQ(test, inj(p, NHMEX_CBOX, 1, 0x01, 0, 1, 1), 1);
+	KUNIT_EXPECT_TRUE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GSTS), PMI | BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, rd(test, p, U_GCTL), gctl & ~EN_ALL);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 2ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 2ULL);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)BIT(2));
+	KUNIT_EXPECT_EQ(test, p->cbox[1].ctr[0].total, 11ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[7].ctr[1].total, 3ULL);
+}
+
+static void wr_at(struct kunit *test, struct nhmex_pkg *p, u64 t, u32 msr,
+		  u64 v)
+{
+	KUNIT_ASSERT_EQ(test, nhmex_reg_access(p, t, msr, &v, true), 0);
+}
+
+/* @count events 0x@ev (umask 0, inc 1) on box @idx of kind @t at time @at. */
+static int inj_at(struct nhmex_pkg *p, u64 at, enum nhmex_box_type t,
+		  unsigned int idx, u8 ev, u64 count)
+{
+	struct nhmex_event e = {
+		.type = t, .idx = idx, .event = ev, .count = count, .inc = 1,
+	};
+
+	return nhmex_inject(p, at, &e);
+}
+
+/*
+ * A pmi_en overflow with frz_all makes a freeze pending for
+ * freeze_delay_ns: until freeze_at everything counts, the overflowing
+ * counter from its wrapped value (000:247-251), and no PMI is owed; then
+ * en_all drops and the PMI is owed. An access long after freeze_at finds
+ * the W fixed counter stopped at freeze_at exactly.
+ */
+static void nhmex_test_freeze_pending(struct kunit *test)
+{
+	const u64 gctl = EN_ALL | FRZ_ALL | CORE_SEL(BIT(2));
+	struct nhmex_pkg *p = nx_new(test);
+	const u32 c7 = 0xde0;
+	u8 cores = 0;
+
+	p->freeze_delay_ns = 1000;
+	wr(test, p, U_GCTL, gctl);
+	wr(test, p, GCTL(C0), BIT(0));
+	wr(test, p, CTL(C0, 0), CSW(0x01, 0) | PMI_EN);
+	wr(test, p, CTR(C0, 0), TOP);
+	wr(test, p, GCTL(c7), BIT(1));
+	wr(test, p, CTL(c7, 1), CSW(0x02, 0));
+	wr(test, p, GCTL(W), BIT(31));
+	wr(test, p, W_FIXED_CTL, 1);
+
+	KUNIT_EXPECT_EQ(test, inj_at(p, 100, NHMEX_CBOX, 0, 0x01, 1), 1);
+	KUNIT_EXPECT_TRUE(test, p->freeze_pending);
+	KUNIT_EXPECT_EQ(test, p->freeze_at, 1100ULL);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_FALSE(test, p->frozen);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 0ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 1ULL);
+	KUNIT_EXPECT_FALSE(test, nhmex_take_pmi(p, &cores));
+	/* The status is there at once: U pmi and ov_s0. */
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 100, U_GSTS), PMI | BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 100, U_GCTL), gctl);
+
+	/* Counting goes on, the wrapped counter's too. */
+	KUNIT_EXPECT_EQ(test, inj_at(p, 600, NHMEX_CBOX, 0, 0x01, 5), 1);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 600, NHMEX_CBOX, 7, 0x02, 3), 1);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 1099, NHMEX_CBOX, 0, 0x01, 2), 1);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1099, CTR(C0, 0)), 7ULL);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1099, U_GCTL), gctl);
+	KUNIT_EXPECT_TRUE(test, p->freeze_pending);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+
+	/* Past freeze_at: frozen there, the PMI owed, nothing counts. */
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 3000, W_FIXED_CTR),
+			mul_u64_u64_div_u64(1100, HZ_TEST, NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 3000, U_GCTL), gctl & ~EN_ALL);
+	KUNIT_EXPECT_FALSE(test, p->freeze_pending);
+	KUNIT_EXPECT_TRUE(test, p->frozen);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 1ULL);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 3000, NHMEX_CBOX, 7, 0x02, 3), 0);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)BIT(2));
+	KUNIT_EXPECT_EQ(test, p->cbox[0].ctr[0].total, 8ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[7].ctr[1].total, 3ULL);
+
+	/* The driver's unfreeze: en_all set again, frozen no more. */
+	wr_at(test, p, 3000, U_GCTL, gctl);
+	KUNIT_EXPECT_FALSE(test, p->frozen);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 3000, NHMEX_CBOX, 7, 0x02, 3), 1);
+	KUNIT_EXPECT_FALSE(test, p->freeze_pending);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+}
+
+/*
+ * Two boxes, in the two S-Boxes' trees, overflow within the delay: each
+ * sets its status bit at once, the second joins the first's freeze
+ * (freeze_at unchanged), and one PMI goes to the cores of both.
+ */
+static void nhmex_test_freeze_two_boxes(struct kunit *test)
+{
+	const u64 gctl = EN_ALL | FRZ_ALL;
+	struct nhmex_pkg *p = nx_new(test);
+	u8 cores = 0;
+
+	p->freeze_delay_ns = 1000;
+	wr(test, p, U_GCTL, gctl | CORE_SEL(0x01));
+	wr(test, p, GCTL(C1), BIT(0));
+	wr(test, p, CTL(C1, 0), CSW(0x01, 0) | PMI_EN);
+	wr(test, p, CTR(C1, 0), TOP);
+	wr(test, p, GCTL(S1), BIT(2));
+	wr(test, p, CTL(S1, 2), CSW(0x03, 0) | PMI_EN);
+	wr(test, p, CTR(S1, 2), TOP - 1);
+
+	KUNIT_EXPECT_EQ(test, inj_at(p, 10, NHMEX_CBOX, 1, 0x01, 1), 1);
+	KUNIT_EXPECT_EQ(test, p->freeze_at, 1010ULL);
+	/* pmi_core_sel rewritten meanwhile: the freeze stays pending. */
+	wr_at(test, p, 20, U_GCTL, gctl | CORE_SEL(0x80));
+	KUNIT_EXPECT_EQ(test, inj_at(p, 500, NHMEX_SBOX, 1, 0x03, 1), 1);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 500, CTR(S1, 2)), TOP);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 900, NHMEX_SBOX, 1, 0x03, 4), 1);
+	KUNIT_EXPECT_TRUE(test, p->freeze_pending);
+	KUNIT_EXPECT_EQ(test, p->freeze_at, 1010ULL);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 900, GSTS(C1)), 1ULL);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 900, GSTS(S1)), (u64)BIT(2));
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 900, U_GSTS),
+			PMI | BIT_ULL(3) | BIT_ULL(2));
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, p->stats.overflows, 2ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.pmis, 2ULL);
+
+	nhmex_advance(p, 1010);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 1ULL);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x81);
+	KUNIT_EXPECT_FALSE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1010, CTR(S1, 2)), 3ULL);
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1010, U_GCTL),
+			FRZ_ALL | CORE_SEL(0x80));
+	/* Both leaves are still there for the handler. */
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1010, S0 + 3), (u64)BIT(2));
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1010, S1 + 3), (u64)BIT(18));
+}
+
+/*
+ * The freeze takes effect at freeze_at exactly, whatever software wrote
+ * meanwhile: as Broadwell's unfrz_all, no write cancels it (clearing
+ * frz_all, clearing en_all, setting it again). An overflow without
+ * frz_all owes its PMI at once, beside the pending freeze. With the sim
+ * clock frozen the PMI timer applies the freeze with nhmex_freeze_now().
+ */
+static void nhmex_test_freeze_applied(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	u8 cores = 0;
+
+	p->freeze_delay_ns = 500;
+	wr(test, p, U_GCTL, EN_ALL | FRZ_ALL | CORE_SEL(0x02));
+	wr(test, p, GCTL(C0), BIT(0) | BIT(1));
+	wr(test, p, CTL(C0, 0), CSW(0x01, 0) | PMI_EN);
+	wr(test, p, CTR(C0, 0), TOP);
+	wr(test, p, CTL(C0, 1), CSW(0x02, 0) | PMI_EN);
+	wr(test, p, CTR(C0, 1), TOP);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 1000, NHMEX_CBOX, 0, 0x01, 1), 1);
+	KUNIT_EXPECT_EQ(test, p->freeze_at, 1500ULL);
+
+	wr_at(test, p, 1100, U_GCTL, EN_ALL | CORE_SEL(0x04));
+	wr_at(test, p, 1200, U_GCTL, CORE_SEL(0x04));
+	wr_at(test, p, 1300, U_GCTL, EN_ALL | CORE_SEL(0x04));
+	KUNIT_EXPECT_TRUE(test, p->freeze_pending);
+	KUNIT_EXPECT_FALSE(test, p->frozen);
+	/* Without frz_all: the PMI at once, to this overflow's cores. */
+	KUNIT_EXPECT_EQ(test, inj_at(p, 1400, NHMEX_CBOX, 0, 0x02, 1), 1);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x04);
+	KUNIT_EXPECT_TRUE(test, p->freeze_pending);
+	KUNIT_EXPECT_EQ(test, p->freeze_at, 1500ULL);
+
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1499, U_GCTL),
+			EN_ALL | CORE_SEL(0x04));
+	KUNIT_EXPECT_EQ(test, rd_at(test, p, 1500, U_GCTL), CORE_SEL(0x04));
+	KUNIT_EXPECT_FALSE(test, p->freeze_pending);
+	KUNIT_EXPECT_TRUE(test, p->frozen);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 1ULL);
+	/* The PMI goes where pmi_core_sel pointed at the overflow. */
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x02);
+
+	/* Frozen until a write sets en_all. */
+	wr_at(test, p, 1600, U_GCTL, FRZ_ALL | CORE_SEL(0x02));
+	KUNIT_EXPECT_TRUE(test, p->frozen);
+	wr_at(test, p, 1700, U_GCTL, EN_ALL | FRZ_ALL | CORE_SEL(0x02));
+	KUNIT_EXPECT_FALSE(test, p->frozen);
+
+	/* What the timer does while the sim clock stands still. */
+	wr_at(test, p, 1700, CTR(C0, 0), TOP);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 1800, NHMEX_CBOX, 0, 0x01, 1), 1);
+	KUNIT_EXPECT_TRUE(test, p->freeze_pending);
+	nhmex_freeze_now(p);
+	KUNIT_EXPECT_FALSE(test, p->freeze_pending);
+	KUNIT_EXPECT_TRUE(test, p->frozen);
+	KUNIT_EXPECT_EQ(test, p->u_ctl & EN_ALL, 0ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 2ULL);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x02);
+	nhmex_freeze_now(p);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 2ULL);
+}
+
+/*
+ * freeze_delay_ns = 0 is the model without the skew: the overflow
+ * freezes as the line that caused it ends (every counter it matched
+ * counts all of it) and owes the PMI at once, with no access after it.
+ */
+static void nhmex_test_freeze_no_delay(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+	u8 cores = 0;
+
+	p->freeze_delay_ns = 0;
+	wr(test, p, U_GCTL, EN_ALL | FRZ_ALL | CORE_SEL(0x10));
+	wr(test, p, GCTL(C0), BIT(0) | BIT(3));
+	wr(test, p, CTL(C0, 0), CSW(0x01, 0) | PMI_EN);
+	wr(test, p, CTR(C0, 0), TOP - 1);
+	wr(test, p, CTL(C0, 3), CSW(0x01, 0));
+	KUNIT_EXPECT_EQ(test, inj_at(p, 50, NHMEX_CBOX, 0, 0x01, 10), 2);
+	KUNIT_EXPECT_FALSE(test, p->freeze_pending);
+	KUNIT_EXPECT_TRUE(test, p->frozen);
+	KUNIT_EXPECT_EQ(test, p->u_ctl & EN_ALL, 0ULL);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 1ULL);
+	KUNIT_EXPECT_TRUE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, p->cbox[0].ctr[0].total, 10ULL);
+	KUNIT_EXPECT_EQ(test, p->cbox[0].ctr[3].total, 10ULL);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 50, NHMEX_CBOX, 0, 0x01, 1), 0);
+	KUNIT_EXPECT_TRUE(test, nhmex_take_pmi(p, &cores));
+	KUNIT_EXPECT_EQ(test, cores, (u8)0x10);
+
+	/* pmi_core_sel = 0: frozen all the same, no PMI. */
+	wr_at(test, p, 60, U_GCTL, EN_ALL | FRZ_ALL);
+	wr_at(test, p, 60, CTR(C0, 0), TOP);
+	KUNIT_EXPECT_EQ(test, inj_at(p, 60, NHMEX_CBOX, 0, 0x01, 1), 2);
+	KUNIT_EXPECT_EQ(test, p->stats.freezes, 2ULL);
+	KUNIT_EXPECT_FALSE(test, p->pmi_owed);
+	KUNIT_EXPECT_EQ(test, p->u_ctl & EN_ALL, 0ULL);
+}
+
 /* Reserved bits are counted and dropped; ignored bits just dropped. */
 static void nhmex_test_rsvd_writes(struct kunit *test)
 {
@@ -695,6 +1052,12 @@ static struct kunit_case nhmex_regs_cases[] = {
 	KUNIT_CASE(nhmex_test_fixed_clock),
 	KUNIT_CASE(nhmex_test_overflow_tree),
 	KUNIT_CASE(nhmex_test_pmi_freeze),
+	KUNIT_CASE(nhmex_test_take_pmi),
+	KUNIT_CASE(nhmex_test_pmi_handler),
+	KUNIT_CASE(nhmex_test_freeze_pending),
+	KUNIT_CASE(nhmex_test_freeze_two_boxes),
+	KUNIT_CASE(nhmex_test_freeze_applied),
+	KUNIT_CASE(nhmex_test_freeze_no_delay),
 	KUNIT_CASE(nhmex_test_rsvd_writes),
 	{ }
 };
