@@ -741,6 +741,13 @@ static bool uncore_pmi_reachable(const struct uncore_box *box)
 	       uncore_pmi_routable(smp_processor_id());
 }
 
+/* Can @event's counter interrupt at all (a fixed counter may not)? */
+static bool uncore_counter_interrupts(struct perf_event *event)
+{
+	return !is_fixed_event(event) ||
+	       !event_box(event)->pmu->type->ctl->fixed_no_ov;
+}
+
 /*
  * A sampling event takes the PMI path (@pmi) or its box's timer samples
  * it. Without a PMI to unfreeze the package, an ov_en counter's overflow
@@ -1757,7 +1764,9 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	box->n_events = n + 1;
 	event->hw.idx = assign[n];
 	event->hw.state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
-	uncore_sampling_mode(event, uncore_pmi_reachable(box));
+	uncore_sampling_mode(event,
+			     uncore_pmi_reachable(box) &&
+			     uncore_counter_interrupts(event));
 	if (uncore_pmi_event(event))
 		uncore_pmi_attach(box);
 	else if (uncore_timer_event(event))
@@ -2595,7 +2604,8 @@ static void uncore_pkg_pmi_resume(void *info)
 			struct perf_event *event = box->events[j];
 			bool running = !(event->hw.state & PERF_HES_STOPPED);
 
-			if (!uncore_timer_event(event))
+			if (!uncore_timer_event(event) ||
+			    !uncore_counter_interrupts(event))
 				continue;
 			if (running) {
 				if (!regs)

@@ -53,6 +53,8 @@ struct uncore_type;
  *	counts at most once per clock (the cycles its condition held)
  * @need_thresh: bits refused without a threshold (BDX 1.4: invert and
  *	edge act on the output of the threshold comparison)
+ * @fixed_no_ov: the fixed counter has no ov_en (NHM-EX W-box): its
+ *	sampling events are the box's timer's
  *
  * The rest of the control value is attr.config as the type's format lays
  * it out.
@@ -63,6 +65,7 @@ struct uncore_ctl_layout {
 	u64 ov_en;
 	u64 thresh;
 	u64 need_thresh;
+	bool fixed_no_ov;
 };
 
 /**

@@ -23,6 +23,7 @@
 #include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
+#include <linux/topology.h>
 
 #include "uncore.h"
 #include "nhmex.h"
@@ -38,6 +39,32 @@
 #define NHMEX_U_GCTL_U_EN	BIT_ULL(0)
 #define NHMEX_U_GCTL_EN_ALL	BIT_ULL(28)
 #define NHMEX_U_GCTL_RST_ALL	BIT_ULL(29)
+#define NHMEX_U_GCTL_FRZ_ALL	BIT_ULL(31)
+/*
+ * pmi_core_sel: the guide's example is a one-hot mask of cores 0-7
+ * (000:183-189) and gives no position; Linux defines the field as 4:1
+ * (0x1e), too narrow for 8 cores. The driver takes Linux's start and the
+ * guide's width, bits 8:1 (Documentation/uncore_pmu.rst).
+ */
+#define NHMEX_U_GCTL_CORE_SEL	GENMASK_ULL(8, 1)
+#define NHMEX_U_GCTL_CORES	8
+#define NHMEX_U_GLOBAL_STATUS	0xc01
+#define NHMEX_U_GLOBAL_OVF_CTL	0xc02
+/* U GLOBAL_STATUS (Table 2-3, 000:190-198) */
+#define NHMEX_U_GSTS_OV_U	BIT_ULL(0)
+#define NHMEX_U_GSTS_OV_W	BIT_ULL(1)
+#define NHMEX_U_GSTS_OV_S1	BIT_ULL(2)
+#define NHMEX_U_GSTS_OV_S0	BIT_ULL(3)
+#define NHMEX_U_GSTS_PMI	BIT_ULL(30)
+/* S_MSR_PMON_SUMMARY (Table 2-26, 000:1782-1802), at S base + 3 */
+#define NHMEX_S_SUMMARY		3
+#define NHMEX_SUM_C_R		BIT_ULL(0)	/* C-box 2/3 (S1: 6/7) */
+#define NHMEX_SUM_C_L		BIT_ULL(2)	/* C-box 0/1 (S1: 4/5) */
+#define NHMEX_SUM_MB		BIT_ULL(16)	/* B-box and M-box */
+#define NHMEX_SUM_S		BIT_ULL(18)	/* the S-box itself */
+#define NHMEX_SUM_R		BIT_ULL(19)	/* the R-box half */
+#define NHMEX_SUM_ALL		(NHMEX_SUM_C_R | NHMEX_SUM_C_L | NHMEX_SUM_MB | \
+				 NHMEX_SUM_S | NHMEX_SUM_R)
 
 /* Box blocks (000:1744-1774, 3011-3157; C, B, M and W bases [EXT]). */
 #define NHMEX_C0_BASE		0xd00
@@ -93,6 +120,8 @@ static const struct uncore_ctl_layout nhmex_ctl = {
 	.ov_en		= BIT_ULL(20),
 	.thresh		= NHMEX_CTL_THRESH,
 	.need_thresh	= NHMEX_CTL_INVERT,
+	/* FIXED_CTL has an enable bit and nothing else known [EXT]. */
+	.fixed_no_ov	= true,
 };
 
 /* U EVT_SEL (Table 2-6, 000:218-239): no umask, threshold or invert. */
@@ -121,6 +150,50 @@ static const struct uncore_ctl_layout nhmex_ctl_m = {
 
 /* The 5-bit event select of the B and R boxes, config bits 5:1. */
 #define NHMEX_EVENT5		GENMASK_ULL(5, 1)
+
+/* ---- Overflow status ------------------------------------------------------ */
+
+/*
+ * The overflow of a box reaches the U-box through a hierarchy (000:73-93,
+ * 129-137): the box's STATUS, then for C, B, M, R and S boxes a bit of
+ * S-box 0's or 1's SUMMARY, then U GLOBAL_STATUS. The driver's status word
+ * (struct uncore_pmi) puts the leaves of that tree side by side: U's own
+ * ov_u and ov_w in bits 0-1, S-box n's SUMMARY in bits 24 + 20n up.
+ */
+#define NHMEX_ST_SUM(n)		(24 + 20 * (n))
+#define NHMEX_ST(n, bit)	((u64)(bit) << NHMEX_ST_SUM(n))
+
+static u64 nhmex_cbox_pmi(int idx)
+{
+	/* C-box 0-3 report to S-box 0, 4-7 to S-box 1; 0/1 and 4/5 "left". */
+	return NHMEX_ST(idx / 4, idx % 4 < 2 ? NHMEX_SUM_C_L : NHMEX_SUM_C_R);
+}
+
+static u64 nhmex_mb_pmi(int idx)
+{
+	return NHMEX_ST(idx, NHMEX_SUM_MB);
+}
+
+static u64 nhmex_sbox_pmi(int idx)
+{
+	return NHMEX_ST(idx, NHMEX_SUM_S);
+}
+
+/* The left half (counters 0-7) reports to S-box 0, the right to S-box 1. */
+static u64 nhmex_rbox_pmi(int idx)
+{
+	return NHMEX_ST(idx, NHMEX_SUM_R);
+}
+
+static u64 nhmex_ubox_pmi(int idx)
+{
+	return NHMEX_U_GSTS_OV_U;
+}
+
+static u64 nhmex_wbox_pmi(int idx)
+{
+	return NHMEX_U_GSTS_OV_W;
+}
 
 /* ---- Box ops --------------------------------------------------------------- */
 
@@ -195,6 +268,7 @@ const struct uncore_type nhmex_ubox = {
 	.config_mask	= NHMEX_CTL_EVENT | NHMEX_CTL_EDGE,
 	.event_ctl	= NHMEX_U_EVT_SEL,
 	.perf_ctr	= NHMEX_U_CTR,
+	.pmi_mask	= nhmex_ubox_pmi,
 	.ops		= &uncore_msr_ops,
 	.constraints	= nhmex_ubox_constraints,
 	.formats	= nhmex_ubox_formats,
@@ -240,6 +314,7 @@ const struct uncore_type nhmex_cbox = {
 	.ctl		= &nhmex_ctl,
 	.config_mask	= NHMEX_CTL_COMMON,
 	.box_offsets	= nhmex_cbox_offsets,
+	.pmi_mask	= nhmex_cbox_pmi,
 	.ops		= &nhmex_ops,
 	.constraints	= nhmex_cbox_constraints,
 	.formats	= nhmex_cbox_formats,
@@ -347,6 +422,7 @@ const struct uncore_type nhmex_bbox = {
 	.box_stride	= NHMEX_B_STRIDE,
 	.num_aux	= ARRAY_SIZE(nhmex_bbox_aux),
 	.aux		= nhmex_bbox_aux,
+	.pmi_mask	= nhmex_mb_pmi,
 	.ops		= &nhmex_bbox_ops,
 	.constraints	= nhmex_bbox_constraints,
 	.formats	= nhmex_bbox_formats,
@@ -482,6 +558,7 @@ const struct uncore_type nhmex_sbox = {
 	.box_stride	= NHMEX_S_STRIDE,
 	.num_aux	= ARRAY_SIZE(nhmex_sbox_aux),
 	.aux		= nhmex_sbox_aux,
+	.pmi_mask	= nhmex_sbox_pmi,
 	.ops		= &nhmex_sbox_ops,
 	.constraints	= nhmex_sbox_constraints,
 	.formats	= nhmex_sbox_formats,
@@ -736,6 +813,7 @@ const struct uncore_type nhmex_mbox = {
 	.box_stride	= NHMEX_M_STRIDE,
 	.num_aux	= ARRAY_SIZE(nhmex_mbox_aux),
 	.aux		= nhmex_mbox_aux,
+	.pmi_mask	= nhmex_mb_pmi,
 	.ops		= &nhmex_mbox_ops,
 	.constraints	= nhmex_mbox_constraints,
 	.formats	= nhmex_mbox_formats,
@@ -941,6 +1019,7 @@ const struct uncore_type nhmex_rbox = {
 	.box_stride	= NHMEX_R_STRIDE,
 	.num_aux	= ARRAY_SIZE(nhmex_rbox_aux),
 	.aux		= nhmex_rbox_aux,
+	.pmi_mask	= nhmex_rbox_pmi,
 	.ops		= &nhmex_rbox_ops,
 	.constraints	= nhmex_rbox_constraints,
 	.formats	= nhmex_rbox_formats,
@@ -976,6 +1055,7 @@ const struct uncore_type nhmex_wbox = {
 	.config_mask	= NHMEX_CTL_COMMON,
 	.fixed_ctl	= NHMEX_W_FIXED_CTL,
 	.fixed_ctr	= NHMEX_W_FIXED_CTR,
+	.pmi_mask	= nhmex_wbox_pmi,
 	.ops		= &nhmex_ops,
 	.constraints	= nhmex_wbox_constraints,
 	.formats	= nhmex_cbox_formats,
@@ -996,12 +1076,84 @@ static const struct uncore_type * const nhmex_types[] = {
 };
 
 /*
+ * The PMI goes to the cores set in pmi_core_sel (000:87-93); the core
+ * number is taken as Linux's core ID, and a CPU whose core ID is beyond
+ * the field cannot take it (its package's events are the timer's).
+ */
+static u64 nhmex_pmi_route(int cpu)
+{
+	int core = topology_core_id(cpu);
+
+	if (core < 0 || core >= NHMEX_U_GCTL_CORES)
+		return 0;
+	return FIELD_PREP(NHMEX_U_GCTL_CORE_SEL, BIT(core));
+}
+
+/*
+ * In NMI context, on a CPU of the package: U GLOBAL_STATUS, then the
+ * SUMMARY of each S-box it names (§2.1.3, 000:129-137). MSRs only.
+ */
+static int nhmex_pmi_read_status(struct uncore_box *ubox, u64 *status)
+{
+	u64 gsts, sum;
+	int n, err;
+
+	*status = 0;
+	err = uncore_msr_read(ubox, NHMEX_U_GLOBAL_STATUS, &gsts);
+	if (err)
+		return err;
+	*status = gsts & (NHMEX_U_GSTS_OV_U | NHMEX_U_GSTS_OV_W);
+	for (n = 0; n < 2; n++) {
+		if (!(gsts & (n ? NHMEX_U_GSTS_OV_S1 : NHMEX_U_GSTS_OV_S0)))
+			continue;
+		err = uncore_msr_read(ubox, NHMEX_S0_BASE + n * NHMEX_S_STRIDE +
+				      NHMEX_S_SUMMARY, &sum);
+		if (err)
+			return err;
+		*status |= NHMEX_ST(n, sum & NHMEX_SUM_ALL);
+	}
+	return 0;
+}
+
+/*
+ * The boxes' OVF_CTL writes cleared their leaves and with them the
+ * summaries above (§2.1.4 b, 000:147-152); what is left is U's own: ov_u
+ * and the pmi bit. U OVF_CTL is lost from the seed (000:203): write 1 to
+ * clear, at STATUS's positions (000:176-177).
+ */
+static void nhmex_pmi_ack(struct uncore_box *ubox, u64 status)
+{
+	uncore_msr_write(ubox, NHMEX_U_GLOBAL_OVF_CTL,
+			 (status & NHMEX_U_GSTS_OV_U) | NHMEX_U_GSTS_PMI);
+}
+
+/*
+ * §2.1.4 d: en_all set again, rst_all clear, in one write, with the PMI's
+ * route and frz_all, so that the next overflow of a pmi_en counter stops
+ * the package (000:80-85). Routed nowhere, nothing freezes.
+ */
+static void nhmex_pmi_unfreeze(struct uncore_box *ubox, u64 route)
+{
+	uncore_msr_write(ubox, NHMEX_U_GLOBAL_CTL,
+			 NHMEX_U_GCTL_EN_ALL | NHMEX_U_GCTL_U_EN | route |
+			 (route ? NHMEX_U_GCTL_FRZ_ALL : 0));
+}
+
+static const struct uncore_pmi nhmex_pmi = {
+	.type		= &nhmex_ubox,
+	.route		= nhmex_pmi_route,
+	.read_status	= nhmex_pmi_read_status,
+	.ack		= nhmex_pmi_ack,
+	.unfreeze	= nhmex_pmi_unfreeze,
+};
+
+/*
  * The package's first CPU online (or module load), on that CPU before its
  * boxes are initialized: reset every counter (rst_all, 000:97-98), then
  * enable globally with rst_all clear in the same write (000:121-123).
  * en_all stays set while the package is online; the U counter's own
- * enable with it. Freeze and PMI routing are not used: the boxes' events
- * are sampled by the poll timer.
+ * enable with it. frz_all and the PMI's route come with the first
+ * sampling event (nhmex_pmi_unfreeze()).
  */
 static void nhmex_pkg_init(int pkg)
 {
@@ -1041,6 +1193,7 @@ const struct uncore_platform nhmex_platform = {
 	.name		= "Xeon 7500 (Nehalem-EX)",
 	.probe		= nhmex_probe,
 	.types		= nhmex_types,
+	.pmi		= &nhmex_pmi,
 	.pkg_init	= nhmex_pkg_init,
 	.pkg_exit	= nhmex_pkg_exit,
 };

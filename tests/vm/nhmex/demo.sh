@@ -44,6 +44,15 @@ run perf stat -a -e uncore_rbox_0/event=0x6,iperf_cfg=0x80000000,name=flits/,unc
 	       sim_inject 'pkg=0 box=rbox port=1 iperf=0x40000000 count=23'
 	       grep '^pkg0 rport1 ' $SIM/state"
 
+say "Sampling through the U-box's overflow hierarchy (mainline cannot sample these)"
+echo "5000 LLC misses into C-box 3 of package 0 at a period of 1000: C-box STATUS,"
+echo "S-box 0 SUMMARY and U GLOBAL_STATUS lead the PMI to them; 5 samples:"
+run perf record -q -a -o /tmp/perf.data -c 1000 -e uncore_cbox_3/llc_misses.s/ -- \
+	sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	       sim_inject 'pkg=0 box=cbox idx=3 event=0x14 umask=0x1 count=5000' && nh_settle 0"
+run perf report -i /tmp/perf.data --stdio -s cpu 2>/dev/null | grep -E '^# (Samples|Event count)|%'
+run grep -E '^#|^0 ' /sys/kernel/debug/uncore_pmu/pmi
+
 say "What the driver refuses"
 for e in uncore_bbox_0/event=0x3,counter=3/ uncore_rbox_0/event=0x18,iperf_cfg=1/ uncore_sbox_0/event=0x11,umask=0x3/; do
 	echo "\$ perf stat -a -e $e -- true"

@@ -43,3 +43,24 @@ nh_topo() {
 # The PMUs of the part, as mainline names them.
 # shellcheck disable=SC2034 # for the tests that source this file
 NH_PMUS="ubox cbox_0 cbox_1 cbox_2 cbox_3 cbox_4 cbox_5 cbox_6 cbox_7 bbox_0 bbox_1 sbox_0 sbox_1 mbox_0 mbox_1 rbox_0 rbox_1 wbox"
+
+# nh_settle PKG: wait (10 s, scaled) until package PKG has no overflow in
+# flight: no freeze pending, no PMI owed, U GLOBAL_STATUS clear, en_all set again (the
+# driver's handler ran and unfroze it). Events injected while the package
+# is frozen are not counted, as on the part.
+nh_settle() {
+	_n=$((100 * ${UNCORE_TIMEOUT_SCALE:-1}))
+	while [ "$_n" -gt 0 ]; do
+		_g=$(sim_state | grep "^pkg$1 global ")
+		_c=$(echo "$_g" | sed -n 's/.* ctl=\(0x[0-9a-f]*\).*/\1/p')
+		case $_g in
+		*freeze_pending=1*) ;;
+		*" status=0x00000000 "*"pmi_owed=0"*)
+			[ $((_c & 0x10000000)) -ne 0 ] && return 0 ;;
+		esac
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	diag "package $1 did not settle: $_g"
+	return 1
+}
