@@ -25,10 +25,10 @@ dst=$BUILD/$name
 mkdir -p "$dst"
 # Build products are excluded both ways: never copied from an in-place
 # `make` in the repo, never deleted here, so rebuilds stay incremental (and
-# the KUnit step, which includes the generated bdx_events.c, finds it).
+# the KUnit step, which includes the generated *_events.c, finds them).
 rsync -a --delete \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-	--exclude=/drivers/uncore/bdx/bdx_events.c \
+	--exclude='/drivers/uncore/*/*_events.c' \
 	--exclude='.*.cmd' --exclude='*.a' --exclude='modules.order' \
 	--exclude='Module.symvers' --exclude='*.dwo' --exclude='.*.d' \
 	"$REPO/Kbuild" "$REPO/Makefile" "$REPO/drivers" "$REPO/include" "$REPO/tests" \
