@@ -144,7 +144,7 @@ demo() {
 case ${1:-} in
 check) check ;;
 demo) demo ;;
-bench) load_modules && sh /tests/bench.sh ;;
+bench) load_modules && sh "$(part_dir)/bench.sh" ;;
 sampling) load_modules && sh /tests/bench_sample.sh ;;
 load) sh /tests/bench_load.sh ;;
 *) echo "usage: $0 check|demo|bench|sampling|load" >&2; exit 2 ;;

@@ -51,7 +51,7 @@ boot() {
 	for try in 1 2 3; do
 		log "booting $v (QEMU TCG, $desc) for $mode, try $try"
 		set +e
-		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" \
+		"$tools/run-qemu.sh" --timeout "$limit" --part "${PART:-bdx}" "${shape[@]}" \
 			--log "$logs/$name.log" "/boot/vmlinuz-$v" "$BUILD/bench.cpio.gz" \
 			"$mode" quiet "$@" | sed -u 's/\r$//' | grep --line-buffered '^bench:'
 		set -e
@@ -66,8 +66,17 @@ boot() {
 	fi
 }
 
-# UNCORE_BENCH=access, sampling or load runs one of the three.
+# UNCORE_BENCH=access, sampling, load or nhmex runs one of them; nhmex,
+# the Xeon 7500's access table (tests/vm/nhmex/bench.sh), also runs with all.
 what=${UNCORE_BENCH:-all}
+if [ "$what" = all ] || [ "$what" = nhmex ]; then
+	PART=nhmex boot --topo 2:0,2,5 bench bench-nhmex uncore.part=nhmex
+	if [ "$what" = nhmex ]; then
+		echo
+		cat "$logs/bench-nhmex.rst"
+		exit 0
+	fi
+fi
 if [ "$what" = all ] || [ "$what" = load ]; then
 	boot --topo 8:0,19 load bench-load
 	if [ "$what" = load ]; then
@@ -113,4 +122,6 @@ if [ "$what" = all ]; then
 	cat "$logs/bench-sample.rst"
 	echo
 	cat "$logs/bench-load.rst"
+	echo
+	cat "$logs/bench-nhmex.rst"
 fi

@@ -1,0 +1,126 @@
+#!/bin/sh
+# make bench UNCORE_BENCH=nhmex: register accesses per perf operation on
+# the Xeon 7500's boxes, measured with the driver's per-box access counters
+# (tests/vm/accbench.c), next to what mainline 6.1's intel_uncore does for
+# the same operations, counted in its source (uncore_nhmex.c; the legend
+# cites functions). The table is printed between BENCH-TABLE-BEGIN and
+# BENCH-TABLE-END as reStructuredText; Documentation/benchmarks.rst holds
+# a copy. run-guest.sh has loaded the modules.
+# shellcheck source=../lib.sh
+. /tests/lib.sh
+# shellcheck source=../uncore_lib.sh
+. /tests/uncore_lib.sh
+# shellcheck source=nhmex_lib.sh
+. /tests/nhmex/nhmex_lib.sh
+
+N=1000
+OUT=/tmp/bench
+mkdir -p $OUT
+module_loaded uncore_pmu || load_modules || exit 1
+nh_topo
+CPU=$FIRST_0
+
+fail() { echo "bench: FAILED: $*"; exit 1; }
+
+# acc NAME ALT PMU CONFIG [CONFIG1 [CONFIG2]]: accbench on package 0's box.
+acc() {
+	name=$1 alt=$2 pmu=$3
+	shift 3
+	[ "$alt" = - ] && alt=""
+	echo "bench: $name: $pmu $*${alt:+ (alternating config1 $alt)}"
+	/tests/accbench -n $N -c "$CPU" -p 0 ${alt:+-x "$alt"} ${SAMPLE:+-s "$SAMPLE"} "$pmu" "$@" \
+		>"$OUT/$name" 2>"$OUT/$name.err" || fail "$name: $(cat "$OUT/$name.err")"
+}
+field() { sed -n "s/^op=$2 .* $3=\([0-9.]*\).*/\1/p" "$OUT/$1"; }
+cell() {
+	_r=$(field "$1" "$2" msr_rd) _w=$(field "$1" "$2" msr_wr)
+	if [ "$_r" = 0 ] && [ "$_w" = 0 ]; then echo 0
+	elif [ "$_w" = 0 ]; then echo "$_r rd"
+	elif [ "$_r" = 0 ]; then echo "$_w wr"
+	else echo "$_r rd $_w wr"; fi
+}
+hex() { printf '0x%x' "$1"; }
+
+# C-box LLC_MISSES; B-box CONFLICTS (counter 3); S-box TO_R_PROG_EV with
+# a match (alternating the match value); R-box port 1 IPERF0 flits sent
+# (alternating the IPERF value: the pair's other register takes it); the
+# W fixed counter; the M-box's heaviest enable, ISS + PLD (inc_sel 0xa)
+# with address match, and an FVC event.
+acc cbox - uncore_cbox_0 0x0114
+acc bbox - uncore_bbox_0 "$(hex $(( (0x17 << 1) | (3 << 6) )))"
+acc sbox 0x2000 uncore_sbox_0 0x0000 0x1000 0x0
+acc rbox 0x40000000 uncore_rbox_0 "$(hex $((0x6 << 1)))" 0x80000000
+acc wfix - uncore_wbox 0xff
+acc mbox 0x300000001 uncore_mbox_0 "$(hex $((0xa << 9)))" 0x200000001 "$(hex $(( (1 << 63) | (0xf << 34) | 0x1234 )))"
+acc mfvc 0x3000 uncore_mbox_0 "$(hex $((0xd << 9)))" 0x2800
+# Beside a sampling event (period 2^40, never overflowing here): PMI path.
+SAMPLE=$((1 << 40))
+acc cbox_s - uncore_cbox_0 0x0114
+SAMPLE=""
+for f in "$OUT"/*.err; do
+	[ -s "$f" ] && fail "$(cat "$f")"
+done
+for op in read add_del; do
+	[ "$(cell cbox $op)" = "$(cell cbox_s $op)" ] ||
+		fail "cbox $op: $(cell cbox $op) alone, $(cell cbox_s $op) beside a sampling event"
+done
+
+W1=14 W2=42 W3=12 W4=14
+line() { printf "%-${W1}s  %-${W2}s  %-${W3}s  %-${W4}s  %s\n" "$1" "$2" "$3" "$4" "$5"; }
+rule() {
+	printf "%s  %s  %s  %s  %s\n" "$(printf "%${W1}s" | tr ' ' =)" "$(printf "%${W2}s" | tr ' ' =)" \
+		"$(printf "%${W3}s" | tr ' ' =)" "$(printf "%${W4}s" | tr ' ' =)" "==="
+}
+echo "BENCH-TABLE-BEGIN"
+echo "Xeon 7500 (Nehalem-EX): MSR accesses per operation on package 0's box,"
+echo "one event on it; ours measured in the guest (uncore_pmu on $(uname -r),"
+echo "$N operations each), mainline 6.1's counted in uncore_nhmex.c."
+echo
+rule
+line "box" "operation" "ours" "mainline 6.1" "ref"
+rule
+for b in "cbox uncore_cbox_0" "bbox uncore_bbox_0" "wfix uncore_wbox"; do
+	# shellcheck disable=SC2086 # its two words
+	set -- $b
+	line "$2" "read$( [ "$1" = wfix ] && echo ", fixed counter")" "$(cell "$1" read)" "1 rd" "[a]"
+	line "$2" "add + del$( [ "$1" = wfix ] && echo ", fixed counter")" "$(cell "$1" add_del)" "6 rd 6 wr" "[b]"
+done
+line uncore_sbox_0 "TO_R_PROG_EV match: first add" "$(cell sbox first_add)" "3 rd 7 wr" "[c]"
+line uncore_sbox_0 "match: add + del, same value" "$(cell sbox add_del)" "6 rd 10 wr" "[c]"
+line uncore_sbox_0 "match: add + del, value alternates" "$(cell sbox add_del_alt)" "6 rd 10 wr" "[c]"
+line uncore_rbox_0 "IPERF: first add" "$(cell rbox first_add)" "3 rd 4 wr" "[d]"
+line uncore_rbox_0 "IPERF: add + del, same value" "$(cell rbox add_del)" "6 rd 7 wr" "[d]"
+line uncore_rbox_0 "IPERF: add + del, value alternates" "$(cell rbox add_del_alt)" "6 rd 7 wr" "[d]"
+line uncore_mbox_0 "ISS+PLD+address match: first add" "$(cell mbox first_add)" "3 rd 9 wr" "[e]"
+line uncore_mbox_0 "ISS+PLD+addr: add + del, same values" "$(cell mbox add_del)" "6 rd 12 wr" "[e]"
+line uncore_mbox_0 "ISS+PLD+addr: add + del, ISS alternates" "$(cell mbox add_del_alt)" "6 rd 12 wr" "[e]"
+line uncore_mbox_0 "FVC: add + del, value alternates" "$(cell mfvc add_del_alt)" "6 rd 7 wr" "[f]"
+line uncore_cbox_0 "add + del, a sampling event beside it" "$(cell cbox_s add_del)" "(no sampling)" "[g]"
+rule
+cat <<'EOT'
+
+[a] uncore.c: uncore_msr_read_counter(), one rdmsrl.
+[b] kernel/events/core.c brackets ENABLE and DISABLE with
+    perf_pmu_disable()/perf_pmu_enable(); uncore_nhmex.c:
+    nhmex_uncore_msr_disable_box() and _enable_box() read and write
+    GLOBAL_CTL each time (4 rd 4 wr per pair); start reads the counter
+    and writes the control (1 rd 1 wr), stop writes it and reads the
+    counter (1 rd 1 wr). Ours: pmu_disable/enable touch nothing (the box's
+    ctr_en bits stay set, Documentation/uncore_pmu.rst), so a pair is the
+    event's own two writes and two reads.
+[c] [b]; nhmex_sbox_msr_enable_event() writes MM_CFG 0, MATCH, MASK and
+    MM_CFG again at every start (4 wr more).
+    Ours writes the protocol only when the values change.
+[d] [b]; nhmex_rbox_msr_enable_event() writes the port's IPERF register
+    at every start (1 wr).
+[e] [b]; nhmex_mbox_msr_enable_event(): ISS and PLD (2 wr), MM_CFG 0,
+    ADDR_MATCH, ADDR_MASK, MM_CFG (4 wr) and the control (1 wr): the 7
+    writes of the heaviest enable. Ours writes the sub-controls and the
+    address match only when a value changes, and then only the registers
+    that change.
+[f] [b]; ZDP_CTL_FVC written at every start (1 wr).
+[g] mainline refuses sampling events (uncore.c:
+    uncore_pmu_event_init()); ours: the same counts as the counting event
+    alone (the bench fails otherwise).
+EOT
+echo "BENCH-TABLE-END"
