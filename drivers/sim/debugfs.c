@@ -171,9 +171,9 @@ static const struct sim_box *sim_present_box(unsigned int pkg,
 	return box && box->present ? box : NULL;
 }
 
-static int sim_parse_cmd(char *line, enum sim_cmd_kind kind,
-			 struct sim_cmd *cmd)
+static int sim_parse_cmd(char *line, void *arg_cmd, unsigned int kind)
 {
+	struct sim_cmd *cmd = arg_cmd;
 	struct sim_event *ev = &cmd->ev;
 	const struct sim_box *box;
 	u64 v[SIM_K_NR] = {
@@ -242,8 +242,9 @@ static int sim_parse_cmd(char *line, enum sim_cmd_kind kind,
 	return 0;
 }
 
-static void sim_apply_cmd(const struct sim_cmd *cmd, enum sim_cmd_kind kind)
+static void sim_apply_cmd(const void *arg_cmd, unsigned int kind)
 {
+	const struct sim_cmd *cmd = arg_cmd;
 	struct sim_socket *s = &sim_sockets[cmd->pkg];
 	unsigned long flags;
 	u64 now = sim_clock_now();
@@ -272,10 +273,10 @@ char *sim_copy_in(const char __user *ubuf, size_t len)
  * any is applied: a bad line changes nothing. Returns @len, -EINVAL for a
  * bad line, or another error.
  */
-static ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
-			     int (*parse)(char *line, void *cmd, void *arg),
-			     void (*apply)(const void *cmd, void *arg), void *arg)
+static ssize_t sim_cmd_lines(const char __user *ubuf, size_t len,
+			     const struct sim_cmd_file *cf)
 {
+	size_t size = cf->size;
 	unsigned int n = 0, i;
 	char *buf, *cur, *line;
 	ssize_t ret = len;
@@ -298,37 +299,27 @@ static ssize_t sim_cmd_lines(const char __user *ubuf, size_t len, size_t size,
 		line = strim(line);
 		if (!*line)
 			continue;
-		if (parse(line, cmds + n * size, arg)) {
+		if (cf->parse(line, cmds + n * size, cf->kind)) {
 			ret = -EINVAL;
 			goto out;
 		}
 		n++;
 	}
 	for (i = 0; i < n; i++)
-		apply(cmds + i * size, arg);
+		cf->apply(cmds + i * size, cf->kind);
 out:
 	kfree(cmds);
 	kfree(buf);
 	return ret;
 }
 
-static int sim_parse_line(char *line, void *cmd, void *arg)
-{
-	return sim_parse_cmd(line, *(enum sim_cmd_kind *)arg, cmd);
-}
-
-static void sim_apply_line(const void *cmd, void *arg)
-{
-	sim_apply_cmd(cmd, *(enum sim_cmd_kind *)arg);
-}
 
 static ssize_t sim_cmd_file_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
 	const struct sim_cmd_file *cf = file->private_data;
 
-	return sim_cmd_lines(ubuf, len, cf->size, cf->parse, cf->apply,
-			     cf->arg);
+	return sim_cmd_lines(ubuf, len, cf);
 }
 
 static const struct file_operations sim_cmd_fops = {
@@ -339,35 +330,35 @@ static const struct file_operations sim_cmd_fops = {
 };
 
 /**
- * sim_debugfs_cmd_file() - a write-only debugfs file of commands
- * @name: its name
+ * sim_debugfs_cmd_files() - write-only debugfs files of commands
  * @dir: where
- * @cf: how its lines are parsed and applied; must outlive the file
+ * @cf: one per file: its name, how its lines are parsed and applied; must
+ *	outlive the files
+ * @n: how many
  *
  * A write is one or more lines; every line is parsed before any is
  * applied, so a bad line (-EINVAL) changes nothing.
  */
-void sim_debugfs_cmd_file(const char *name, struct dentry *dir,
-			  const struct sim_cmd_file *cf)
+void sim_debugfs_cmd_files(struct dentry *dir, const struct sim_cmd_file *cf,
+			   unsigned int n)
 {
-	debugfs_create_file(name, 0200, dir, (void *)cf, &sim_cmd_fops);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		debugfs_create_file(cf[i].name, 0200, dir, (void *)&cf[i],
+				    &sim_cmd_fops);
 }
 
-/* The kind of command each file takes. */
-static enum sim_cmd_kind sim_kind_inject = SIM_CMD_INJECT;
-static enum sim_cmd_kind sim_kind_counter = SIM_CMD_COUNTER;
-static enum sim_cmd_kind sim_kind_msr = SIM_CMD_MSR;
-
-#define SIM_BDX_CMD_FILE(_kind) {					\
-	.size = sizeof(struct sim_cmd), .parse = sim_parse_line,	\
-	.apply = sim_apply_line, .arg = &(_kind),			\
+#define SIM_BDX_CMD_FILE(_name, _kind) {				\
+	.name = _name, .size = sizeof(struct sim_cmd),			\
+	.parse = sim_parse_cmd, .apply = sim_apply_cmd, .kind = _kind,	\
 }
 
-static const struct sim_cmd_file sim_inject_file =
-	SIM_BDX_CMD_FILE(sim_kind_inject);
-static const struct sim_cmd_file sim_counter_file =
-	SIM_BDX_CMD_FILE(sim_kind_counter);
-static const struct sim_cmd_file sim_msr_file = SIM_BDX_CMD_FILE(sim_kind_msr);
+static const struct sim_cmd_file sim_bdx_files[] = {
+	SIM_BDX_CMD_FILE("inject", SIM_CMD_INJECT),
+	SIM_BDX_CMD_FILE("counter", SIM_CMD_COUNTER),
+	SIM_BDX_CMD_FILE("msr", SIM_CMD_MSR),
+};
 
 static int sim_clock_show(struct seq_file *m, void *v)
 {
@@ -600,9 +591,7 @@ static const struct file_operations sim_reset_stats_fops = {
 /* The Broadwell model's command and state files. */
 void sim_bdx_debugfs_init(struct dentry *dir)
 {
-	sim_debugfs_cmd_file("inject", dir, &sim_inject_file);
-	sim_debugfs_cmd_file("counter", dir, &sim_counter_file);
-	sim_debugfs_cmd_file("msr", dir, &sim_msr_file);
+	sim_debugfs_cmd_files(dir, sim_bdx_files, ARRAY_SIZE(sim_bdx_files));
 	debugfs_create_file("state", 0400, dir, NULL, &sim_state_fops);
 	debugfs_create_file("reset_stats", 0200, dir, NULL,
 			    &sim_reset_stats_fops);

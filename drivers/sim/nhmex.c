@@ -204,6 +204,8 @@ enum nhmex_key {
 	NK_CTR,
 	NK_EVENT,
 	NK_UMASK,
+	NK_ENQ,
+	NK_DEQ,
 	NK_PKT,
 	NK_SEL,
 	NK_FLAG,
@@ -237,6 +239,8 @@ static const struct {
 	[NK_CTR]	= { "ctr",	NHMEX_MAX_CTRS - 1 },
 	[NK_EVENT]	= { "event",	0xff },
 	[NK_UMASK]	= { "umask",	0xff },
+	[NK_ENQ]	= { "enq",	0x7f },
+	[NK_DEQ]	= { "deq",	0x7f },
 	[NK_PKT]	= { "pkt",	U64_MAX },
 	[NK_SEL]	= { "sel",	0x1f },
 	[NK_FLAG]	= { "flag",	1 },
@@ -286,8 +290,8 @@ static const struct {
 	[NHMEX_CBOX] = { NK(IDX) | NK(EVENT) | NK(UMASK), NK(EVENT) },
 	[NHMEX_BBOX] = { NK(IDX) | NK(CTR) | NK(EVENT) | NK(PKT),
 			 NK(CTR) | NK(EVENT) },
-	[NHMEX_SBOX] = { NK(IDX) | NK(EVENT) | NK(UMASK) | NK(PKT),
-			 NK(EVENT) },
+	[NHMEX_SBOX] = { NK(IDX) | NK(EVENT) | NK(UMASK) | NK(ENQ) |
+			 NK(DEQ) | NK(PKT), NK(EVENT) },
 	[NHMEX_MBOX] = { NK(IDX) | NK(SEL) | NK(FLAG) | NHMEX_M_SUB_KEYS |
 			 NK(FVC) | NK(ADDR), NK(SEL) },
 	/* No idx: the port decides the half. */
@@ -398,9 +402,15 @@ static int nhmex_parse_inject(const u64 *v, unsigned long seen, bool fixed,
 		return -EINVAL;
 	if (check_mul_overflow(v[NK_COUNT], v[NK_INC], &prod))
 		return -EINVAL;
+	/* An occupancy line's increment is the tally. */
+	ev->occ_line = seen & (NK(ENQ) | NK(DEQ));
+	if (ev->occ_line && (seen & NK(INC)))
+		return -EINVAL;
 
 	ev->event = v[NK_EVENT];
 	ev->umask = v[NK_UMASK];
+	ev->enq = v[NK_ENQ];
+	ev->deq = v[NK_DEQ];
 	ev->ctr = v[NK_CTR];
 	ev->has_pkt = seen & NK(PKT);
 	ev->pkt = v[NK_PKT];
@@ -434,9 +444,9 @@ static int nhmex_parse_inject(const u64 *v, unsigned long seen, bool fixed,
 	return 0;
 }
 
-static int nhmex_parse(char *line, enum nhmex_cmd_kind kind,
-		       struct nhmex_cmd *cmd)
+static int nhmex_parse(char *line, void *arg_cmd, unsigned int kind)
 {
+	struct nhmex_cmd *cmd = arg_cmd;
 	u64 v[NK_NR] = { [NK_INC] = 1 };
 	struct nhmex_event *ev = &cmd->ev;
 	unsigned long seen;
@@ -476,10 +486,9 @@ static int nhmex_parse(char *line, enum nhmex_cmd_kind kind,
 	return cmd->ctr < nhmex_box_nr_ctrs(ev->type) ? 0 : -EINVAL;
 }
 
-static void nhmex_apply(const void *arg_cmd, void *arg)
+static void nhmex_apply(const void *arg_cmd, unsigned int kind)
 {
 	const struct nhmex_cmd *cmd = arg_cmd;
-	enum nhmex_cmd_kind kind = *(enum nhmex_cmd_kind *)arg;
 	struct sim_socket *s = &sim_sockets[cmd->pkg];
 	struct nhmex_pkg *p = nhmex_pkg_of(s);
 	unsigned long flags;
@@ -496,27 +505,16 @@ static void nhmex_apply(const void *arg_cmd, void *arg)
 	sim_unlock(s, flags);
 }
 
-static int nhmex_parse_line(char *line, void *cmd, void *arg)
-{
-	return nhmex_parse(line, *(enum nhmex_cmd_kind *)arg, cmd);
+#define NHMEX_CMD_FILE(_name, _kind) {					\
+	.name = _name, .size = sizeof(struct nhmex_cmd),		\
+	.parse = nhmex_parse, .apply = nhmex_apply, .kind = _kind,	\
 }
 
-/* The kind of command each file takes. */
-static enum nhmex_cmd_kind nhmex_kind_inject = NHMEX_CMD_INJECT;
-static enum nhmex_cmd_kind nhmex_kind_counter = NHMEX_CMD_COUNTER;
-static enum nhmex_cmd_kind nhmex_kind_msr = NHMEX_CMD_MSR;
-
-#define NHMEX_CMD_FILE(_kind) {						\
-	.size = sizeof(struct nhmex_cmd), .parse = nhmex_parse_line,	\
-	.apply = nhmex_apply, .arg = &(_kind),				\
-}
-
-static const struct sim_cmd_file nhmex_inject_file =
-	NHMEX_CMD_FILE(nhmex_kind_inject);
-static const struct sim_cmd_file nhmex_counter_file =
-	NHMEX_CMD_FILE(nhmex_kind_counter);
-static const struct sim_cmd_file nhmex_msr_file =
-	NHMEX_CMD_FILE(nhmex_kind_msr);
+static const struct sim_cmd_file nhmex_files[] = {
+	NHMEX_CMD_FILE("inject", NHMEX_CMD_INJECT),
+	NHMEX_CMD_FILE("counter", NHMEX_CMD_COUNTER),
+	NHMEX_CMD_FILE("msr", NHMEX_CMD_MSR),
+};
 
 static void nhmex_show_ctr(struct seq_file *m, const struct nhmex_pkg *p,
 			   const struct nhmex_box *b, const char *name,
@@ -528,7 +526,7 @@ static void nhmex_show_ctr(struct seq_file *m, const struct nhmex_pkg *p,
 		   p->id, name, i, c->ctl, nhmex_ctr_read(p, c), c->total,
 		   nhmex_ctr_counting(p, b, i));
 	if (b->type == NHMEX_SBOX)
-		seq_printf(m, " occ_reset=%d", c->occ_reset);
+		seq_printf(m, " occ_reset=%d occ=%u", c->occ_reset, c->occ);
 	seq_putc(m, '\n');
 }
 
@@ -662,9 +660,7 @@ static const struct file_operations nhmex_reset_stats_fops = {
 
 static void nhmex_debugfs_init(struct dentry *dir)
 {
-	sim_debugfs_cmd_file("inject", dir, &nhmex_inject_file);
-	sim_debugfs_cmd_file("counter", dir, &nhmex_counter_file);
-	sim_debugfs_cmd_file("msr", dir, &nhmex_msr_file);
+	sim_debugfs_cmd_files(dir, nhmex_files, ARRAY_SIZE(nhmex_files));
 	debugfs_create_file("state", 0400, dir, NULL, &nhmex_state_fops);
 	debugfs_create_file("reset_stats", 0200, dir, NULL,
 			    &nhmex_reset_stats_fops);

@@ -162,6 +162,7 @@ enum nhmex_r_kind {
  * @total: increments counted since the last rst_all, not wrapped
  * @prev_cond: C/S/W: threshold condition of the previous cycle, for edge
  * @occ_reset: S: the last write that set en also set reset_occ_cnt
+ * @occ: S: the 7-bit queue occupancy subcounter (tally) of the counter
  */
 struct nhmex_ctr {
 	u64 ctl;
@@ -169,6 +170,7 @@ struct nhmex_ctr {
 	u64 total;
 	bool prev_cond;
 	bool occ_reset;
+	u8 occ;
 };
 
 /**
@@ -307,6 +309,10 @@ struct nhmex_pkg {
  * @event: U/C/S/W: ev_sel to match; B: the 5-bit ev_sel of counter @ctr
  * @umask: C/S/W: unit mask to match
  * @ctr: B: the counter the event belongs to
+ * @occ_line: S: a queue occupancy line: @enq and @deq move the tally of
+ *	each matching counter, and each cycle adds the tally, not @inc
+ * @enq: S: entries that arrive in the queue at the start of the line
+ * @deq: S: entries that leave it then
  * @has_pkt: S, B: @pkt was given
  * @pkt: S: packet in S_MSR_MATCH layout; B: in B_MSR_MATCH layout
  * @sel: M: inc_sel, or set_flag_sel with @flag
@@ -329,6 +335,9 @@ struct nhmex_event {
 	u8 event;
 	u8 umask;
 	unsigned int ctr;
+	bool occ_line;
+	u8 enq;
+	u8 deq;
 	bool has_pkt;
 	u64 pkt;
 	u8 sel;

@@ -26,6 +26,7 @@
 #define NHMEX_CTL_EV_SEL	GENMASK_ULL(7, 0)
 #define NHMEX_CTL_UMASK		GENMASK_ULL(15, 8)
 #define NHMEX_CTL_OCC_RST	BIT_ULL(17)	/* S only (000:1863) */
+#define NHMEX_S_OCC_MASK	0x7f		/* 7-bit tally (000:1938) */
 #define NHMEX_CTL_EDGE		BIT_ULL(18)
 #define NHMEX_CTL_PMI_EN	BIT_ULL(20)
 #define NHMEX_CTL_EN		BIT_ULL(22)
@@ -782,10 +783,15 @@ static void nhmex_write_ctl(struct nhmex_pkg *p, struct nhmex_box *b,
 		p->stats.illegal_sel++;
 	/*
 	 * Occupancy events want reset_occ_cnt in the write that enables
-	 * them (000:1741-1743): record whether the enabling write had it.
+	 * them (000:1741-1743): it zeroes the counter's tally. Without it
+	 * the tally keeps what it held, so the count is off. Record whether
+	 * the enabling write had it.
 	 */
-	if (b->type == NHMEX_SBOX && (c->ctl & NHMEX_CTL_EN))
+	if (b->type == NHMEX_SBOX && (c->ctl & NHMEX_CTL_EN)) {
 		c->occ_reset = c->ctl & NHMEX_CTL_OCC_RST;
+		if (c->occ_reset)
+			c->occ = 0;
+	}
 }
 
 static int nhmex_write_mm(struct nhmex_pkg *p, struct nhmex_box *b,
@@ -1150,8 +1156,18 @@ static void nhmex_count(struct nhmex_pkg *p, struct nhmex_box *b,
 		else
 			add = nhmex_mul(ev->count, ev->inc);
 		break;
-	case NHMEX_CBOX:
 	case NHMEX_SBOX:
+		/*
+		 * The queue moves the tally; each cycle sends the whole tally
+		 * to the counter (000:1938-1944).
+		 */
+		if (ev->occ_line) {
+			c->occ = (c->occ + ev->enq - ev->deq) & NHMEX_S_OCC_MASK;
+			add = nhmex_thresh_pipeline(c, c->occ, ev->count);
+			break;
+		}
+		fallthrough;
+	case NHMEX_CBOX:
 	case NHMEX_WBOX:
 		add = nhmex_thresh_pipeline(c, ev->inc, ev->count);
 		break;

@@ -140,8 +140,9 @@ struct p4mp_cmd {
  * "pkg=N box=UNIT idx=I" and then count=N or rate=R (inject) or value=V
  * (counter). Every key once, nothing else.
  */
-static int p4mp_parse(char *line, bool inject, struct p4mp_cmd *cmd)
+static int p4mp_parse(char *line, void *arg_cmd, unsigned int inject)
 {
+	struct p4mp_cmd *cmd = arg_cmd;
 	u64 pkg = U64_MAX, idx = 0, num = 0;
 	int unit = -1, seen_num = 0;
 	char *tok, *val;
@@ -200,10 +201,9 @@ static int p4mp_parse(char *line, bool inject, struct p4mp_cmd *cmd)
 	return 0;
 }
 
-static void p4mp_apply(const void *arg_cmd, void *arg)
+static void p4mp_apply(const void *arg_cmd, unsigned int inject)
 {
 	const struct p4mp_cmd *cmd = arg_cmd;
-	bool inject = *(bool *)arg;
 	struct p4mp_pkg *p = &p4mp_pkgs[cmd->pkg];
 	unsigned long flags;
 
@@ -224,22 +224,15 @@ static void p4mp_apply(const void *arg_cmd, void *arg)
 	raw_spin_unlock_irqrestore(&p->lock, flags);
 }
 
-static int p4mp_parse_line(char *line, void *cmd, void *arg)
-{
-	return p4mp_parse(line, *(bool *)arg, cmd);
+/* What a file's lines do: set counters (0), or inject (1). */
+#define P4MP_CMD_FILE(_name, _inject) {					\
+	.name = _name, .size = sizeof(struct p4mp_cmd),			\
+	.parse = p4mp_parse, .apply = p4mp_apply, .kind = _inject,	\
 }
 
-/* What a file's lines do: inject, or set counters. */
-static bool p4mp_inject_arg = true, p4mp_counter_arg;
-
-static const struct sim_cmd_file p4mp_inject_file = {
-	.size = sizeof(struct p4mp_cmd), .parse = p4mp_parse_line,
-	.apply = p4mp_apply, .arg = &p4mp_inject_arg,
-};
-
-static const struct sim_cmd_file p4mp_counter_file = {
-	.size = sizeof(struct p4mp_cmd), .parse = p4mp_parse_line,
-	.apply = p4mp_apply, .arg = &p4mp_counter_arg,
+static const struct sim_cmd_file p4mp_files[] = {
+	P4MP_CMD_FILE("inject", true),
+	P4MP_CMD_FILE("counter", false),
 };
 
 /*
@@ -275,8 +268,7 @@ DEFINE_SHOW_ATTRIBUTE(p4mp_state);
 
 static void p4mp_debugfs_init(struct dentry *dir)
 {
-	sim_debugfs_cmd_file("inject", dir, &p4mp_inject_file);
-	sim_debugfs_cmd_file("counter", dir, &p4mp_counter_file);
+	sim_debugfs_cmd_files(dir, p4mp_files, ARRAY_SIZE(p4mp_files));
 	debugfs_create_file("state", 0400, dir, NULL, &p4mp_state_fops);
 }
 

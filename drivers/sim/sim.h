@@ -572,19 +572,22 @@ char *sim_copy_in(const char __user *ubuf, size_t len);
 
 /**
  * struct sim_cmd_file - a debugfs file whose lines are commands
+ * @name: the file's name
  * @size: the size of one parsed command
  * @parse: parse one non-empty line into a command; 0 or an error
  * @apply: carry a parsed command out
- * @arg: passed to both (which commands the file takes)
+ * @kind: passed to both: which commands the file takes (the model's own
+ *	numbering)
  */
 struct sim_cmd_file {
+	const char *name;
 	size_t size;
-	int (*parse)(char *line, void *cmd, void *arg);
-	void (*apply)(const void *cmd, void *arg);
-	void *arg;
+	int (*parse)(char *line, void *cmd, unsigned int kind);
+	void (*apply)(const void *cmd, unsigned int kind);
+	unsigned int kind;
 };
 
-void sim_debugfs_cmd_file(const char *name, struct dentry *dir,
-			  const struct sim_cmd_file *cf);
+void sim_debugfs_cmd_files(struct dentry *dir, const struct sim_cmd_file *cf,
+			   unsigned int n);
 
 #endif /* _UNCORE_SIM_H */

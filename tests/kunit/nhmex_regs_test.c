@@ -327,6 +327,61 @@ static void nhmex_test_sbox_match(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, p->sbox[0].ctr[1].occ_reset);
 }
 
+/* One queue occupancy line on S-Box 0: @enq in, @deq out, @count cycles. */
+static int inj_occ(struct nhmex_pkg *p, u8 ev, u8 enq, u8 deq, u64 count)
+{
+	struct nhmex_event e = {
+		.type = NHMEX_SBOX, .event = ev, .umask = 1, .occ_line = true,
+		.enq = enq, .deq = deq, .count = count,
+	};
+
+	return nhmex_inject(p, 0, &e);
+}
+
+/*
+ * The 7-bit tally of each counter adds its value every cycle; the queue
+ * moves it only while the counter counts, and only reset_occ_cnt in the
+ * enabling write clears it: without, a stale tally joins the count.
+ */
+static void nhmex_test_sbox_occupancy(struct kunit *test)
+{
+	struct nhmex_pkg *p = nx_new(test);
+
+	wr(test, p, U_GCTL, EN_ALL);
+	wr(test, p, GCTL(S0), BIT(0) | BIT(1));
+	wr(test, p, CTL(S0, 0), CSW(0x07, 1) | BIT_ULL(17));
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x07, 5, 0, 10), 1);
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x07, 0, 2, 100), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(S0, 0)), 5ULL * 10 + 3 * 100);
+	KUNIT_EXPECT_EQ(test, p->sbox[0].ctr[0].occ, 3);
+
+	/* Disabled: the queue no longer moves this counter's tally. */
+	wr(test, p, CTL(S0, 0), 0);
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x07, 9, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, p->sbox[0].ctr[0].occ, 3);
+
+	/* Enabled again without the reset: the stale 3 counts. */
+	wr(test, p, CTR(S0, 0), 0);
+	wr(test, p, CTL(S0, 0), CSW(0x07, 1));
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x07, 1, 0, 10), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(S0, 0)), 40ULL);
+
+	/* With it, the tally starts from 0; below 0 it wraps in 7 bits. */
+	wr(test, p, CTR(S0, 0), 0);
+	wr(test, p, CTL(S0, 0), CSW(0x07, 1) | BIT_ULL(17));
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x07, 2, 0, 10), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(S0, 0)), 20ULL);
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x07, 0, 3, 1), 1);
+	KUNIT_EXPECT_EQ(test, p->sbox[0].ctr[0].occ, 127);
+
+	/* Threshold: cycles with at least 4 entries. */
+	wr(test, p, CTR(S0, 1), 0);
+	wr(test, p, CTL(S0, 1), CSW(0x0a, 1) | THRESH(4) | BIT_ULL(17));
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x0a, 3, 0, 7), 1);
+	KUNIT_EXPECT_EQ(test, inj_occ(p, 0x0a, 1, 0, 11), 1);
+	KUNIT_EXPECT_EQ(test, rd(test, p, CTR(S0, 1)), 11ULL);
+}
+
 static int inj_r(struct nhmex_pkg *p, unsigned int port,
 		 enum nhmex_r_kind kind, u64 val)
 {
@@ -1046,6 +1101,7 @@ static struct kunit_case nhmex_regs_cases[] = {
 	KUNIT_CASE(nhmex_test_threshold),
 	KUNIT_CASE(nhmex_test_bbox_match),
 	KUNIT_CASE(nhmex_test_sbox_match),
+	KUNIT_CASE(nhmex_test_sbox_occupancy),
 	KUNIT_CASE(nhmex_test_rbox_select),
 	KUNIT_CASE(nhmex_test_rbox_illegal),
 	KUNIT_CASE(nhmex_test_mbox),

@@ -2,9 +2,9 @@
 # timeout: 600
 # Control fields and auxiliary registers, exact against the injections:
 # C-box threshold, invert and edge; B-box MATCH/MASK; the S-box match and
-# its MM_CFG protocol (no write the part would #GP on); R-box IPERF, QLX
-# and XBR sub-registers, each pair re-targeted when one half holds another
-# value; M-box sub-controls, FVC field re-targeting and address match
+# its MM_CFG protocol (no write the part would #GP on); S-box queue
+# occupancy and reset_occ_cnt; R-box IPERF, QLX and XBR sub-registers,
+# each pair re-targeted when one half holds another value; M-box sub-controls, FVC field re-targeting and address match
 # ([EXT] registers, see Documentation/uncore_pmu.rst); a third value for a
 # pair of registers waits (multiplexes) rather than clobbering the two
 # that hold.
@@ -61,6 +61,23 @@ is "$(nh_field 0 sbox1 - mm_cfg /tmp/during)" 0x8000000000000000 "sbox1 MM_CFG e
 run "uncore_sbox_1/event=0x0,match=0x1000,mask=0x0,name=sm2/" "box=sbox idx=1 event=0x0 pkt=0x1000 count=3"
 is "$(v sm2)" 3 "sbox match reprogrammed for a second user"
 is "$(nh_stat 0 gp_mm)" 0 "no MATCH/MASK write while MM_CFG[63] was set (no #GP)"
+
+# S-box queue occupancy (000:1938-1944): each counter has a 7-bit tally
+# that the queue moves and that adds its value every cycle. The driver
+# sets reset_occ_cnt in the enabling write (000:1741-1743); the first
+# session leaves 3 entries in the tally, and a second one on the same
+# counter must not count them.
+run "uncore_sbox_0/to_r_b_hom_msgq_occupancy.rbox,name=oa/" \
+	"box=sbox event=0x07 umask=0x1 enq=5 count=10" \
+	"box=sbox event=0x07 umask=0x1 deq=2 count=100"
+is "$(v oa)" $((5 * 10 + 3 * 100)) "sbox HOM queue occupancy: 5 entries for 10 cycles, 3 for 100"
+is "$(grep -c '^pkg0 sbox0 ctr.*counting=1 occ_reset=1 ' /tmp/during)" 1 \
+	"sbox occupancy: the counter was enabled with reset_occ_cnt"
+run "uncore_sbox_0/to_r_b_hom_msgq_occupancy.rbox,name=ob/,uncore_sbox_0/event=0x07,umask=0x1,thresh=4,name=ot/" \
+	"box=sbox event=0x07 umask=0x1 enq=1 count=10" \
+	"box=sbox event=0x07 umask=0x1 enq=4 count=7"
+is "$(v ob):$(v ot)" $((1 * 10 + 5 * 7)):7 \
+	"sbox occupancy again: the tallies start from 0 (no stale 3); thresh=4 counts the 7 cycles with 5"
 
 # R-box port 1 (rbox_0, ev_sel 6 = IPERF0): two values, the second event
 # takes IPERF1 (ev_sel 7); its count is its own.
