@@ -1,11 +1,13 @@
 #!/bin/sh
 # timeout: 600
 # Counters near 2^48 wrap and lose nothing; the reading CPU of a package
-# goes offline and comes back while events count and sample on several
-# boxes (a C-box, an R-box half with a re-targeted IPERF pair, an M-box
-# with a sub-control): the counts stay exact, the auxiliary registers keep
-# their values on the new reading CPU, and the cpumask follows. Then the
-# driver is unloaded with events open: it stays until perf lets go.
+# goes offline and comes back while events count on several boxes (a
+# C-box, an R-box half with a re-targeted IPERF pair, an M-box with a
+# sub-control): the counts stay exact, the auxiliary registers keep their
+# values on the new reading CPU, and the cpumask follows; and again while
+# a C-box samples: the sample count stays exact and the PMI follows the
+# reading CPU. Then the driver is unloaded with events open: it stays
+# until perf lets go.
 # shellcheck source=../lib.sh
 . /tests/lib.sh
 # shellcheck source=../uncore_lib.sh
@@ -58,6 +60,42 @@ for c in /sys/devices/system/cpu/cpu[0-9]*; do
 done
 is "$(cat /tmp/mask_off)" "$FIRST_0,$other" "while CPU $c1 is offline, CPU $other reads package 1"
 is "$(nh_bad_writes)" 0 "no reserved bit written, no faulting access"
+
+# Sampling across a hotplug: package 1's C-box 5 samples every 1000
+# events while its reading CPU (now $other: the core keeps a reading CPU
+# until it goes, or to reach a PMI it cannot) goes offline and comes back.
+# 2500 events before give 2 samples there; the event moves to the next
+# CPU with 500 of its period spent, so 2500 more give 3, and 1000 more
+# after the online 1 (the new CPU keeps reading). While the first is
+# offline, pmi_core_sel names the new CPU's core.
+rd=$(cut -d, -f2 $PMUS/uncore_cbox_5/cpumask)
+nx=""
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${c##*cpu}
+	[ "$n" != "$rd" ] && [ "$(pkg_of_cpu "$n")" = 1 ] && [ -z "$nx" ] && nx=$n
+done
+DATA=/tmp/perf.data
+is_="pkg=1 box=cbox idx=5 event=0x14 umask=0x4"
+if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name=hs/ -- sh -c \
+	". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	 sim_inject '$is_ count=2500' && nh_settle 1 &&
+	 echo 0 > /sys/devices/system/cpu/cpu$rd/online &&
+	 cat $SIM/state > /tmp/off &&
+	 sim_inject '$is_ count=2500' && nh_settle 1 &&
+	 echo 1 > /sys/devices/system/cpu/cpu$rd/online &&
+	 sim_inject '$is_ count=1000' && nh_settle 1" >/dev/null 2>/tmp/rec.err; then
+	perf script -i $DATA -F cpu,event 2>/dev/null |
+		awk '$2 == "hs:" { gsub(/[][]/, "", $1); print $1 + 0 }' | uniq -c |
+		awk '{ printf "%s:%s ", $2, $1 }' >/tmp/per_cpu
+	is "$(cat /tmp/per_cpu)" "$rd:2 $nx:4 " \
+		"C-box 5 sampling across the offline and online: 2 samples on CPU $rd, then 4 on CPU $nx"
+	core=$(cat /sys/devices/system/cpu/cpu$nx/topology/core_id)
+	is "$(nh_field 1 global - pmi_core_sel /tmp/off)" "$(printf '0x%02x' $((1 << core)))" \
+		"while CPU $rd is offline, the PMI goes to core $core (CPU $nx)"
+else
+	ok 1 "perf record across the hotplug: $(cat /tmp/rec.err)"
+fi
+is "$(nh_bad_writes)" 0 "sampling across the hotplug wrote no reserved bit"
 
 # Unloading with events open: refused while perf holds them, then done.
 perf stat -a -e uncore_cbox_0/event=0x14,umask=0x1/ -o /tmp/bg.txt -- sleep 4 &
