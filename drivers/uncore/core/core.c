@@ -1195,6 +1195,34 @@ static void uncore_box_status_clear(struct uncore_box *box, u32 st)
 }
 
 /*
+ * Status bits @bits of boxes of package @pkg that have no sampling event
+ * here: counting events that wrapped set them too (a box's status records
+ * every overflow, NHM-EX 000:73-79), and nothing else would clear them, so
+ * that every NMI from then on would find them unclaimed and be taken for
+ * the package's PMI. Their events lose nothing by it: a wrap is a delta at
+ * their next read. On the reading CPU, IRQs off (the pass, or an add()),
+ * so no event is added meanwhile. PCI boxes are left out: one may be
+ * removed under this walk; their status stays as it was.
+ */
+static void uncore_clear_stale(int pkg, u64 bits)
+{
+	int i;
+
+	for (i = 0; i < uncore_n_pmus && bits; i++) {
+		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+		u32 st;
+
+		if (!box || box->dead || box->pmu->type->pci || box->n_pmi ||
+		    !(box->pmi_mask & bits) ||
+		    READ_ONCE(box->cpu) != smp_processor_id())
+			continue;
+		st = uncore_box_status(box);
+		if (st)
+			uncore_box_status_clear(box, st);
+	}
+}
+
+/*
  * The handler proper, on the PMI's CPU in hardirq context, the package
  * frozen: BDX manual 2.1.3 and 2.1.4. Every box in a group that reported
  * an overflow is visited (one global status bit covers all channels of an
@@ -1214,7 +1242,7 @@ static void uncore_pmi_work(struct irq_work *work)
 {
 	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
-	u64 status = atomic64_read(&p->claimed);
+	u64 status = atomic64_read(&p->claimed), covered = 0;
 	struct uncore_box *box;
 	struct pt_regs regs;
 	int i;
@@ -1231,6 +1259,7 @@ static void uncore_pmi_work(struct irq_work *work)
 	list_for_each_entry(box, &p->boxes, pmi_node) {
 		u32 st;
 
+		covered |= box->pmi_mask;
 		if (!(box->pmi_mask & status) || box->dead)
 			continue;
 		/*
@@ -1255,6 +1284,8 @@ static void uncore_pmi_work(struct irq_work *work)
 		if (box->n_throttled && uncore_set_poll_period(box))
 			uncore_poll_start(box);
 	}
+	if (status & ~covered)
+		uncore_clear_stale(p->gbox->pkg, status & ~covered);
 	if (status) {
 		pmi->ack(p->gbox, status);
 		atomic64_andnot(status, &p->claimed);
@@ -1364,6 +1395,7 @@ static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 	p->ctl = pmi->route(cpu);
 	WRITE_ONCE(p->cpu, cpu);
 	if (!pmi->read_status(p->gbox, &status) && status) {
+		uncore_clear_stale(p->gbox->pkg, status);
 		pmi->ack(p->gbox, status);
 		atomic_set(&p->owed, 1);
 	}

@@ -83,7 +83,7 @@ if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name
 	 cat $SIM/state > /tmp/off &&
 	 sim_inject '$is_ count=2500' && nh_settle 1 &&
 	 echo 1 > /sys/devices/system/cpu/cpu$rd/online &&
-	 sim_inject '$is_ count=1000' && nh_settle 1" >/dev/null 2>/tmp/rec.err; then
+	 sim_inject '$is_ count=1000' && nh_settle 1" >/tmp/rec.out 2>/tmp/rec.err; then
 	perf script -i $DATA -F cpu,event 2>/dev/null |
 		awk '$2 == "hs:" { gsub(/[][]/, "", $1); print $1 + 0 }' | uniq -c |
 		awk '{ printf "%s:%s ", $2, $1 }' >/tmp/per_cpu
@@ -93,7 +93,9 @@ if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name
 	is "$(nh_field 1 global - pmi_core_sel /tmp/off)" "$(printf '0x%02x' $((1 << core)))" \
 		"while CPU $rd is offline, the PMI goes to core $core (CPU $nx)"
 else
-	ok 1 "perf record across the hotplug: $(cat /tmp/rec.err)"
+	ok 1 "perf record across the hotplug: $(cat /tmp/rec.out /tmp/rec.err)"
+	sim_state | grep '^pkg1 \(global\|cbox5\)'
+	cat /sys/kernel/debug/uncore_pmu/pmi
 fi
 is "$(nh_bad_writes)" 0 "sampling across the hotplug wrote no reserved bit"
 
