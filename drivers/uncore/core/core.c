@@ -1458,8 +1458,13 @@ static void uncore_aux_write(struct uncore_box *box, u64 dirty)
  */
 static void uncore_box_init(struct uncore_box *box)
 {
-	box->pmu->type->ops->init_box(box);
-	uncore_aux_write(box, U64_MAX);
+	const struct uncore_type *type = box->pmu->type;
+
+	/* A forwarding type has no registers of its own. */
+	if (!type->forward) {
+		type->ops->init_box(box);
+		uncore_aux_write(box, U64_MAX);
+	}
 	box->initialized = true;
 }
 
@@ -2091,6 +2096,64 @@ static void uncore_event_destroy(struct perf_event *event)
 	event->pmu_private = NULL;
 }
 
+/*
+ * An event of a forwarding type (&struct uncore_type.forward), in process
+ * context: validated like any other, placed on its package's reading CPU,
+ * rewritten for the PMU that counts it and handed on: -ENOENT with a new
+ * attr.type makes perf_init_event() offer it to that type's PMU. Nothing of
+ * it stays here (no destroy, no box reference), and that PMU checks nothing
+ * of ours, so what this PMU's capabilities would have refused is refused
+ * here. Its group is that PMU's to validate, with the event in it.
+ */
+static int uncore_forward_init(struct uncore_pmu *upmu,
+			       struct perf_event *event)
+{
+	struct uncore_event *ue;
+	struct uncore_box *box;
+	int err, cpu, pkg;
+
+	/* PERF_PMU_CAP_NO_EXCLUDE, which the counting PMU does not have. */
+	if (event_has_any_exclude_flag(event))
+		return -EINVAL;
+	/* Its interrupt would sample the reading CPU, not the node. */
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
+	if (!ue)
+		return -ENOMEM;
+	err = uncore_event_config(upmu->type, event, ue);
+	kfree(ue);
+	if (err)
+		return err;
+
+	/* As for an event of our own, but nothing to wait for after it. */
+	pkg = topology_logical_package_id(event->cpu);
+again:
+	if (wait_event_killable(uncore_move_wq,
+				!READ_ONCE(uncore_pkgs[pkg].moving)))
+		return -EINTR;
+	mutex_lock(&uncore_box_mutex);
+	box = upmu->boxes[pkg];
+	spin_lock(&uncore_open_lock);
+	if (uncore_pkgs[pkg].moving) {
+		spin_unlock(&uncore_open_lock);
+		mutex_unlock(&uncore_box_mutex);
+		goto again;
+	}
+	/* The note of a move (uncore_pkg_move()) counts it, or comes later. */
+	cpu = box ? READ_ONCE(box->cpu) : -1;
+	if (cpu >= 0)
+		atomic_inc(&box->forwarded);
+	spin_unlock(&uncore_open_lock);
+	mutex_unlock(&uncore_box_mutex);
+	if (cpu < 0)
+		return -ENODEV;
+	/* Counted once per package, on the CPU its cpumask names. */
+	event->cpu = cpu;
+	err = upmu->type->forward(upmu->type, event);
+	return err ? err : -ENOENT;
+}
+
 static int uncore_pmu_event_init(struct perf_event *event)
 {
 	struct uncore_pmu *upmu = to_uncore_pmu(event->pmu);
@@ -2107,6 +2170,8 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	/* Samples carry no instruction or branch of their own. */
 	if (event->attr.precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
+	if (upmu->type->forward)
+		return uncore_forward_init(upmu, event);
 
 	ue = kzalloc(sizeof(*ue), GFP_KERNEL);
 	if (!ue)
@@ -2722,6 +2787,12 @@ static bool uncore_cpu_taken(int cpu)
 	return false;
 }
 
+/*
+ * The module is going: the hotplug callbacks run for every CPU as the
+ * state is removed, and no CPU really goes; nothing to warn of.
+ */
+static bool uncore_exiting;
+
 /* An online CPU, other than @a and @b, free to park a package's events. */
 static int uncore_find_park(int a, int b)
 {
@@ -2749,8 +2820,9 @@ static void uncore_repark(int cpu, int except)
 		to = uncore_find_park(cpu, except);
 		WRITE_ONCE(uncore_pkgs[pkg].park, to);
 		if (to < 0) {
-			pr_warn("package %d: no CPU left to hold its events while it is offline; they stop for good\n",
-				pkg);
+			if (!uncore_exiting)
+				pr_warn("package %d: no CPU left to hold its events while it is offline; they stop for good\n",
+					pkg);
 			continue;
 		}
 		uncore_pkg_migrate(pkg, cpu, to);
@@ -2758,16 +2830,46 @@ static void uncore_repark(int cpu, int except)
 }
 
 /*
- * Hand package @pkg's boxes from reading CPU @from to @to (-1: the package
- * has no CPU left), events included, in the hotplug callback, the hotplug
- * lock held for writing. perf moves one pmu's events at a time and each
- * move waits for a grace period: for the whole while, sampling events
- * added on @to are sampled by their box's timer and the PMI stays with
- * @from and the events still there (uncore_pmi_reachable()). Events on
- * their way to @from go first (uncore_wait_opens()), and event_init waits
- * for the move to end.
+ * Reading CPU @from of package @pkg goes offline, @to (or no CPU, -1)
+ * takes over. Events forwarded to another PMU on @from stay in its context
+ * there: perf turns them off for good as @from goes (perf_event_exit_cpu()),
+ * and only that PMU could move them, all of its events with them. Say so,
+ * for the users whose counts stop.
  */
-static void uncore_pkg_move(int pkg, int from, int to)
+static void uncore_forwarded_note(int pkg, int from, int to)
+{
+	int i, n;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_pmu *upmu = uncore_pmus[i];
+		struct uncore_box *box = upmu->boxes[pkg];
+
+		if (!box || !upmu->type->forward)
+			continue;
+		n = atomic_xchg(&box->forwarded, 0);
+		if (!n)
+			continue;
+		/* Closed ones among the @n are not known: "still open". */
+		if (to >= 0)
+			pr_notice("%s: events opened on CPU %d (%d since it began reading package %d) stop counting if still open; open them again to count on CPU %d\n",
+				  upmu->name, from, n, pkg, to);
+		else
+			pr_notice("%s: events opened on CPU %d (%d since it began reading package %d) stop counting if still open; the package has no CPU online\n",
+				  upmu->name, from, n, pkg);
+	}
+}
+
+/*
+ * Hand package @pkg's boxes from reading CPU @from to @to (-1: the package
+ * has no CPU left), events included, in the hotplug callback (@going: of
+ * @from's offline), the hotplug lock held for writing. perf moves one
+ * pmu's events at a time and each move waits for a grace period: for the
+ * whole while, sampling events added on @to are sampled by their box's
+ * timer and the PMI stays with @from and the events still there
+ * (uncore_pmi_reachable()). Events on their way to @from go first
+ * (uncore_wait_opens()), and event_init waits for the move to end.
+ */
+static void uncore_pkg_move(int pkg, int from, int to, bool going)
 {
 	int i, park = -1;
 
@@ -2775,6 +2877,8 @@ static void uncore_pkg_move(int pkg, int from, int to)
 	WRITE_ONCE(uncore_pkgs[pkg].moving, true);
 	spin_unlock(&uncore_open_lock);
 	uncore_wait_opens(from);
+	if (going && !uncore_exiting)
+		uncore_forwarded_note(pkg, from, to);
 	if (uncore_plat->pmi)
 		WRITE_ONCE(uncore_pkgs[pkg].pmi.moving, true);
 	WRITE_ONCE(uncore_pkgs[pkg].cpu, to);
@@ -2787,7 +2891,7 @@ static void uncore_pkg_move(int pkg, int from, int to)
 	if (to < 0) {
 		park = uncore_find_park(from, -1);
 		WRITE_ONCE(uncore_pkgs[pkg].park, park);
-		if (park < 0)
+		if (park < 0 && !uncore_exiting)
 			pr_warn("package %d: no CPU to hold its events while it is offline; they stop for good\n",
 				pkg);
 	}
@@ -2848,7 +2952,7 @@ static int uncore_cpu_online(unsigned int cpu)
 		 * the PMI can reach.
 		 */
 		if (!uncore_pmi_routable(cur) && uncore_pmi_routable(cpu))
-			uncore_pkg_move(pkg, cur, cpu);
+			uncore_pkg_move(pkg, cur, cpu, false);
 		return 0;
 	}
 
@@ -2895,7 +2999,7 @@ static int uncore_cpu_offline(unsigned int cpu)
 	/* A parking CPU can read, once its parked events are elsewhere. */
 	if (target >= 0)
 		uncore_repark(target, cpu);
-	uncore_pkg_move(pkg, cpu, target);
+	uncore_pkg_move(pkg, cpu, target, true);
 	/* Its last CPU: no event counts here any more, its boxes are off. */
 	if (target < 0) {
 		if (uncore_plat->pkg_exit)
@@ -3400,6 +3504,7 @@ int uncore_core_init(const struct uncore_platform *plat)
 
 unregister:
 	uncore_unregister_all();
+	uncore_exiting = true;
 	cpuhp_remove_state(uncore_hp_state);
 free:
 	uncore_pmi_exit();
@@ -3418,6 +3523,7 @@ void uncore_core_exit(void)
 {
 	debugfs_remove_recursive(uncore_debugfs);
 	uncore_unregister_all();
+	uncore_exiting = true;
 	cpuhp_remove_state(uncore_hp_state);
 	uncore_pmi_exit();
 	uncore_free_all();

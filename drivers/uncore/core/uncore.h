@@ -243,6 +243,8 @@ struct uncore_access_stats {
  *	events a move took off the old reading CPU and has not added on the
  *	new one yet (uncore_carry()); owned by @cpu, the new one
  * @carried_ev: the event of each counter in @carried
+ * @forwarded: events of a forwarding type (&struct uncore_type.forward)
+ *	handed on since @cpu became the reading CPU: they stop if it goes
  */
 struct uncore_box {
 	struct uncore_pmu *pmu;
@@ -276,6 +278,7 @@ struct uncore_box {
 	bool held;
 	u32 carried;
 	struct perf_event *carried_ev[UNCORE_MAX_EVENTS];
+	atomic_t forwarded;
 };
 
 /**
@@ -413,6 +416,12 @@ struct uncore_format_desc {
  *	@ue->allowed where the event is tied to certain counters; return 0
  *	or a negative errno
  * @present: does box @idx exist in package @pkg
+ * @forward: the type's events are counted by another PMU (K8's northbridge
+ *	events by the core PMU's counters): rewrite a validated event for it
+ *	(attr.type, attr.config). The core then returns -ENOENT from
+ *	event_init, on which perf core offers the event to the PMU of the new
+ *	attr.type (perf_init_event()); this PMU never sees it again. NULL:
+ *	the type's boxes count their events themselves
  */
 struct uncore_type {
 	const char *name;
@@ -454,6 +463,7 @@ struct uncore_type {
 	int (*hw_config)(const struct uncore_type *type, struct perf_event *event,
 			 struct uncore_event *ue);
 	bool (*present)(const struct uncore_type *type, int idx, int pkg);
+	int (*forward)(const struct uncore_type *type, struct perf_event *event);
 };
 
 /**
