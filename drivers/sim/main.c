@@ -30,6 +30,7 @@ static const struct sim_model * const sim_models[] = {
 	&sim_bdx_model,
 	&sim_p4mp_model,
 	&sim_nhmex_model,
+	&sim_k8_model,
 };
 
 /* The model this CPU chose; set once at load. */
@@ -38,7 +39,7 @@ const struct sim_model *sim_model;
 /* For the driver's own check that it is not handed another part's model. */
 static char *part;
 module_param(part, charp, 0444);
-MODULE_PARM_DESC(part, "Model this part whatever the CPU is (bdx, p4mp, nhmex); for tests");
+MODULE_PARM_DESC(part, "Model this part whatever the CPU is (bdx, p4mp, nhmex, k8); for tests");
 
 /*
  * Sim time is CLOCK_MONOTONIC plus an offset, or a frozen value. The fast

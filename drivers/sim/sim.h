@@ -534,7 +534,8 @@ struct sim_model {
 			 bool *wake);
 };
 
-extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model;
+extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model,
+			       sim_k8_model;
 
 /* main.c */
 extern struct sim_socket sim_sockets[SIM_MAX_PKGS];
