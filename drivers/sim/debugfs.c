@@ -313,7 +313,6 @@ out:
 	return ret;
 }
 
-
 static ssize_t sim_cmd_file_write(struct file *file, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {

@@ -89,7 +89,7 @@ if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name
 		awk '{ printf "%s:%s ", $2, $1 }' >/tmp/per_cpu
 	is "$(cat /tmp/per_cpu)" "$rd:2 $nx:4 " \
 		"C-box 5 sampling across the offline and online: 2 samples on CPU $rd, then 4 on CPU $nx"
-	core=$(cat /sys/devices/system/cpu/cpu$nx/topology/core_id)
+	core=$(cat "/sys/devices/system/cpu/cpu$nx/topology/core_id")
 	is "$(nh_field 1 global - pmi_core_sel /tmp/off)" "$(printf '0x%02x' $((1 << core)))" \
 		"while CPU $rd is offline, the PMI goes to core $core (CPU $nx)"
 else
