@@ -17,6 +17,7 @@
 #include "bdx/bdx.h"
 #include "p4mp/p4mp.h"
 #include "nhmex/nhmex.h"
+#include "k8/k8.h"
 
 int uncore_max_pkgs;
 
@@ -29,6 +30,7 @@ static const struct x86_cpu_id uncore_cpu_ids[] = {
 	/* Named only to say why they are refused. */
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 6, &p4mp_other_platform),
 	X86_MATCH_INTEL_FAM6_MODEL(CORE2_DUNNINGTON, &p4mp_other_platform),
+	X86_MATCH_VENDOR_FAM(AMD, 0xf, &k8_platform),
 	{ }
 };
 MODULE_DEVICE_TABLE(x86cpu, uncore_cpu_ids);
@@ -95,5 +97,5 @@ static void __exit uncore_pmu_exit(void)
 module_init(uncore_pmu_init);
 module_exit(uncore_pmu_exit);
 
-MODULE_DESCRIPTION("perf_event PMUs for the uncore performance counters of Intel Xeon parts");
+MODULE_DESCRIPTION("perf_event PMUs for the uncore performance counters of Intel Xeon and AMD K8 parts");
 MODULE_LICENSE("GPL");

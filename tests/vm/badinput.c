@@ -2,7 +2,7 @@
 /*
  * Bad-input matrix for uncore_pmu, straight through perf_event_open(2)
  * (Broadwell; `badinput p4mp` for the Xeon MP L3 units, `badinput nhmex`
- * for the Xeon 7500):
+ * for the Xeon 7500, `badinput k8 REV` for the K8 northbridge):
  * every reserved config bit, out-of-range filter values, per-task events,
  * exclude bits, sampling, events on a package without the box, and groups
  * that can never be scheduled. Each case must fail with the exact errno
@@ -428,6 +428,77 @@ static int nhmex_matrix(void)
 	return failures ? 1 : 0;
 }
 
+/*
+ * K8 northbridge: uncore_nb validates what the core PMU, which counts its
+ * events, would pass through unchecked (BKDG 26094 ch. 10, seed 004).
+ * Opening a refused event writes nothing; an accepted one is handed to the
+ * core PMU (the stand-in in the guest) and opens there. @rev is CPUID's
+ * extended model: 1 rev D, 2 and more rev E and later.
+ */
+#define K8(ev, um) ((uint64_t)(ev) | (uint64_t)(um) << 8)
+
+static int k8_matrix(int rev)
+{
+	const char *nb = "uncore_nb";
+	static const uint8_t e9_ok[] = { 0xa8, 0x61, 0xb8, 0xf4, 0xec };
+	static const uint8_t e9_bad[] = { 0x08, 0x80, 0xa0, 0x68, 0x60, 0x88, 0x28 };
+	struct ev e;
+	int i;
+
+	reserved_bits(nb, K8(0xe0, 0x01));
+	expect(&EV(nb, K8(0xe0, 0x07), 0), 0, "nb DRAM accesses, every unit mask, opens");
+	expect(&EV(nb, K8(0xe0, 0x08), 0), EINVAL, "nb DRAM accesses unit mask 08h (not listed) refused");
+	expect(&EV(nb, K8(0xe0, 0x00), 0), EINVAL, "nb DRAM accesses without a unit mask (counts nothing) refused");
+	expect(&EV(nb, K8(0xe1, 0x00), 0), 0, "nb page table overflows (no unit mask table) opens");
+	expect(&EV(nb, K8(0xe1, 0x01), 0), EINVAL, "nb page table overflows with a unit mask refused");
+	expect(&EV(nb, K8(0xeb, 0x80), 0), EINVAL, "nb sized commands unit mask 80h refused");
+	expect(&EV(nb, K8(0xf6, 0x0f), 0), 0, "nb HT link 0, all four dword kinds, opens");
+	expect(&EV(nb, K8(0xf6, 0x10), 0), EINVAL, "nb HT link 0 unit mask 10h refused");
+	expect(&EV(nb, K8(0xe2, 0x01), 0), EINVAL, "nb code E2h (not in the BKDG) refused");
+	expect(&EV(nb, K8(0xff, 0x01), 0), EINVAL, "nb code FFh (not in the BKDG) refused");
+	expect(&EV(nb, K8(0x76, 0x00), 0), EINVAL, "nb core event 76h (cycles) refused");
+	expect(&EV(nb, K8(0xe0, 0x01) | 3ULL << 24, 0), 0, "nb cmask 3 opens");
+	expect(&EV(nb, K8(0xe0, 0x01) | 4ULL << 24, 0), EINVAL, "nb cmask 4 (reserved, 004:72) refused");
+	expect(&EV(nb, K8(0xe0, 0x01) | 0xffULL << 24, 0), EINVAL, "nb cmask 255 refused");
+	expect(&EV(nb, K8(0xe0, 0x01) | 1ULL << 23, 0), EINVAL, "nb inv without cmask (undefined) refused");
+	expect(&EV(nb, K8(0xe0, 0x01) | 1ULL << 23 | 1ULL << 24, 0), 0, "nb inv with cmask opens");
+	expect(&EV(nb, K8(0xe0, 0x01) | 1ULL << 18, 0), 0, "nb edge opens");
+
+	/* E9h: ORs of the listed paths only (004:614-625); rev E. */
+	for (i = 0; i < (int)(sizeof(e9_ok) / sizeof(e9_ok[0])); i++)
+		expect(&EV(nb, K8(0xe9, e9_ok[i]), 0), rev >= 2 ? 0 : EINVAL,
+		       "nb E9h unit mask %02xh %s", e9_ok[i], rev >= 2 ? "opens" : "refused before rev E");
+	for (i = 0; i < (int)(sizeof(e9_bad) / sizeof(e9_bad[0])); i++)
+		expect(&EV(nb, K8(0xe9, e9_bad[i]), 0), EINVAL,
+		       "nb E9h unit mask %02xh (no such path) refused", e9_bad[i]);
+	expect(&EV(nb, K8(0xe5, 0x03), 0), EINVAL, "nb sized blocks 01h/02h (not listed) refused");
+	expect(&EV(nb, K8(0xea, 0x02), 0), EINVAL, "nb cache block commands 02h (not listed) refused");
+
+	/* Generic refusals, which the core PMU would not make. */
+	e = EV(nb, K8(0xe0, 0x01), 0);
+	e.pid = 0;
+	expect(&e, EINVAL, "nb per-task event refused");
+	for (i = 0; i < 6; i++) {
+		static const char * const names[] = { "user", "kernel", "hv",
+						       "idle", "host", "guest" };
+
+		e = EV(nb, K8(0xe0, 0x01), 0);
+		e.exclude = 1 << i;
+		expect(&e, EINVAL, "nb exclude_%s refused", names[i]);
+	}
+	e = EV(nb, K8(0xe0, 0x01), 0);
+	e.sample_period = 100000;
+	expect(&e, EOPNOTSUPP, "nb sampling refused with EOPNOTSUPP");
+	e.sample_period = 0;
+	e.precise_ip = 1;
+	expect(&e, EOPNOTSUPP, "nb precise_ip refused with EOPNOTSUPP");
+	report(group3(&EV(nb, K8(0xe0, 0x01), 0), &EV(nb, K8(0xe0, 0x02), 0),
+		      &EV(nb, K8(0xf6, 0x02), 0)) == 0,
+	       "nb group of three opens (on the core PMU)", 0, 0);
+	expect(&EV("uncore_cbox_0", 0x0, 0), ENOENT, "no Intel uncore PMU here");
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* The default simulated machine: CBo 0 only on package 0 (CPUs 0-3). */
@@ -442,6 +513,8 @@ int main(int argc, char **argv)
 		return p4mp_matrix();
 	if (argc > 1 && !strcmp(argv[1], "nhmex"))
 		return nhmex_matrix();
+	if (argc > 2 && !strcmp(argv[1], "k8"))
+		return k8_matrix(atoi(argv[2]));
 
 	reserved_bits(cbo, 0x0835);
 	reserved_bits("uncore_ubox", 0x0842);

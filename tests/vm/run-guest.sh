@@ -109,6 +109,7 @@ part_dir() {
 	"" | bdx) echo /tests ;;
 	p4mp) echo /tests/p4mp ;;
 	nhmex) echo /tests/nhmex ;;
+	k8d | k8e | k8f) echo /tests/k8 ;;
 	*) echo /tests/refuse ;;
 	esac
 }

@@ -17,8 +17,8 @@ v=$(stock_version)
 mkdir -p "$BUILD/logs"
 part=${PART:-bdx}
 case $part in
-bdx | p4mp | nhmex) ;;
-*) die "PART=$part: the demo runs on bdx, p4mp or nhmex" ;;
+bdx | p4mp | nhmex | k8d | k8e | k8f) ;;
+*) die "PART=$part: the demo runs on bdx, p4mp, nhmex, k8d, k8e or k8f" ;;
 esac
 log "booting $v (QEMU TCG) as part $part; console follows"
 # quiet: the demo's output, not the boot log, is what the user came for.

@@ -34,6 +34,22 @@ part_load() {
 		PART_CPU_DEV=Nehalem-x86_64-cpu
 		PART_SMP=8,sockets=2
 		;;
+	# AMD Athlon 64 / Opteron (K8, family 0Fh) on QEMU's Opteron_G2, with
+	# the extended model of a revision (Documentation/uncore_pmu.rst, "The
+	# K8 northbridge"): k8e a dual-core rev E (model 21h stepping 2, as
+	# JH-E6), k8f a dual-core rev F (41h, as JH-F2), two nodes of two cores
+	# each; k8d a single-core rev D (15h), two nodes of one core, where the
+	# rev E events are refused. K8 has no L3. The stock kernel boots on
+	# them under TCG and registers no core PMU.
+	k8d | k8e | k8f)
+		case $1 in
+		k8d) PART_CPU=model=21,stepping=0 PART_SMP=2,sockets=2,cores=1 ;;
+		k8e) PART_CPU=model=33,stepping=2 PART_SMP=4,sockets=2,cores=2 ;;
+		k8f) PART_CPU=model=65,stepping=2 PART_SMP=4,sockets=2,cores=2 ;;
+		esac
+		PART_CPU=Opteron_G2,family=15,$PART_CPU,l3-cache=off
+		PART_CPU_DEV=Opteron_G2-x86_64-cpu
+		;;
 	# What the driver must refuse: the same family and model without an
 	# L3 (a Pentium 4 or Xeon DP), and model 06h (Xeon 7100), whose L3
 	# counters sit at the same MSRs with another layout.
