@@ -65,6 +65,34 @@ for op in read add_del; do
 		fail "cbox $op: $(cell cbox $op) alone, $(cell cbox_s $op) beside a sampling event"
 done
 
+# Per PMI: a C-box event sampling every 1000 events and 100 bursts of
+# 1000, each overflowing once and settling before the next: package 0's
+# MSR accesses (every box, the event's add and del included) per pass of
+# the handler, and the same with a second box (an R-box half, under the
+# other S-box) overflowing in the same PMIs.
+D=/sys/kernel/debug/uncore_pmu
+pkg0() { awk -v c="$1" '!/^#/ && $2 == 0 { s += $c } END { printf "%d\n", s }' $D/access; }
+handled() { awk '!/^#/ && $1 == 0 { print $4 }' $D/pmi; }
+pmi_run() { # NAME EVENTS INJECTION...
+	name=$1 evs=$2
+	shift 2
+	cmds=""
+	for l in "$@"; do cmds="$cmds sim_inject 'pkg=0 $l count=1000' || exit 1;"; done
+	r0=$(pkg0 3) w0=$(pkg0 4) h0=$(handled)
+	perf record -q -a -o /tmp/pmi.data -c 1000 -e "$evs" -- taskset -c "$CPU" sh -c \
+		". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+		 i=0; while [ \$i -lt 100 ]; do $cmds nh_settle 0 || exit 1; i=\$((i + 1)); done" \
+		>/dev/null 2>"$OUT/$name.err" || fail "$name: $(cat "$OUT/$name.err")"
+	h=$(($(handled) - h0))
+	[ "$h" -eq 100 ] || fail "$name: $h PMIs, not 100"
+	echo "op=pmi n=100 msr_rd=$(awk -v a="$(($(pkg0 3) - r0))" 'BEGIN { printf "%.1f", a / 100 }') msr_wr=$(awk -v a="$(($(pkg0 4) - w0))" 'BEGIN { printf "%.1f", a / 100 }')" >"$OUT/$name"
+}
+pmi_run pmi1 "uncore_cbox_0/event=0x14,umask=0x1/" "box=cbox idx=0 event=0x14 umask=0x1"
+echo 200000000 >"$SIMPARAM/nhmex_freeze_delay_ns"
+pmi_run pmi2 "uncore_cbox_0/event=0x14,umask=0x1/,uncore_rbox_1/event=0x0,iperf_cfg=0x1/" \
+	"box=cbox idx=0 event=0x14 umask=0x1" "box=rbox port=4 iperf=0x1"
+echo 1000 >"$SIMPARAM/nhmex_freeze_delay_ns"
+
 W1=14 W2=42 W3=12 W4=14
 line() { printf "%-${W1}s  %-${W2}s  %-${W3}s  %-${W4}s  %s\n" "$1" "$2" "$3" "$4" "$5"; }
 rule() {
@@ -96,6 +124,8 @@ line uncore_mbox_0 "ISS+PLD+addr: add + del, same values" "$(cell mbox add_del)"
 line uncore_mbox_0 "ISS+PLD+addr: add + del, ISS alternates" "$(cell mbox add_del_alt)" "6 rd 12 wr" "[e]"
 line uncore_mbox_0 "FVC: add + del, value alternates" "$(cell mfvc add_del_alt)" "6 rd 7 wr" "[f]"
 line uncore_cbox_0 "add + del, a sampling event beside it" "$(cell cbox_s add_del)" "(no sampling)" "[g]"
+line uncore_cbox_0 "PMI: one sampling event overflows" "$(cell pmi1 pmi)" "(no sampling)" "[h]"
+line "cbox_0, rbox_1" "PMI: two boxes overflow, one PMI" "$(cell pmi2 pmi)" "(no sampling)" "[h]"
 rule
 cat <<'EOT'
 
@@ -122,5 +152,11 @@ cat <<'EOT'
 [g] mainline refuses sampling events (uncore.c:
     uncore_pmu_event_init()); ours: the same counts as the counting event
     alone (the bench fails otherwise).
+[h] Package 0's MSR accesses over 100 PMIs, per PMI, the event's add and
+    del included: the NMI reads U GLOBAL_STATUS and the SUMMARY of each
+    S-box it names; the pass reads each named box's STATUS and counter,
+    reloads the counter, clears the box, then U OVF_CTL, then writes U
+    GLOBAL_CTL once (Documentation/uncore_pmu.rst, "Counting and
+    sampling").
 EOT
 echo "BENCH-TABLE-END"
