@@ -245,7 +245,7 @@ static bool sim_ctr_enabled(const struct sim_box *box, const struct sim_ctr *c)
 bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
 		      const struct sim_ctr *c)
 {
-	return !pkg->global_frozen && sim_ctr_enabled(box, c);
+	return !pkg->global_frozen && sim_ctr_enabled(box, c) && !box->stopped;
 }
 
 /*
@@ -1058,7 +1058,8 @@ int sim_inject(struct sim_pkg *pkg, u64 now_ns, const struct sim_event *ev)
 	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
 		struct sim_ctr *c = &box->ctr[i];
 
-		if (!sim_ctr_enabled(box, c) || !sim_match(box, c, ev, &r))
+		if (!sim_ctr_enabled(box, c) || !sim_match(box, c, ev, &r) ||
+		    box->stopped)
 			continue;
 		/* Counted as lost only if the global freeze alone stopped it. */
 		if (pkg->global_frozen) {

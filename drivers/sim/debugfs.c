@@ -489,14 +489,15 @@ static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg,
 		   pkg->id, pkg->nodeid, pkg->capid4, pkg->capid5, imc,
 		   pkg->now_ns, pkg->uclk_hz, pkg->pclk_hz, pkg->dclk_hz,
 		   pkg->qclk_hz);
-	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu freezes=%llu pmis_sent=%lld pmis_dropped=%lld frozen_drops=%llu nmi_busy=%lld\n",
+	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu freezes=%llu pmis_sent=%lld pmis_dropped=%lld frozen_drops=%llu nmi_busy=%lld foreign_nmis=%lld\n",
 		   pkg->id, st->msr_reads, st->msr_writes, st->msr_faults,
 		   st->pci_reads, st->pci_writes, st->rsvd_writes,
 		   st->boxctl_no_must1, st->overflows, st->split_carries,
 		   st->inject_lines, st->inject_hits, st->freezes,
 		   atomic64_read(&s->pmis_sent),
 		   atomic64_read(&s->pmis_dropped), st->frozen_drops,
-		   atomic64_read(&s->nmi_busy));
+		   atomic64_read(&s->nmi_busy),
+		   atomic64_read(&s->foreign_nmis));
 	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%09llx config=0x%08x frozen=%d freeze_pending=%d freeze_at=%llu pmi_owed=%d\n",
 		   pkg->id, pkg->global_ctl, pkg->global_status,
 		   pkg->global_config, pkg->global_frozen,
@@ -575,6 +576,7 @@ static ssize_t sim_reset_stats_write(struct file *file,
 		sim_unlock(s, flags);
 		atomic64_set(&s->pmis_sent, 0);
 		atomic64_set(&s->pmis_dropped, 0);
+		atomic64_set(&s->foreign_nmis, 0);
 		atomic64_set(&s->nmi_busy, 0);
 	}
 	return len;
@@ -609,6 +611,7 @@ void sim_debugfs_init(void)
 	sim_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("clock", 0600, sim_dir, NULL, &sim_clock_fops);
 	debugfs_create_file("part", 0400, sim_dir, NULL, &sim_part_fops);
+	sim_fault_debugfs_init(sim_dir);
 	sim_model->debugfs_init(sim_dir);
 }
 

@@ -191,6 +191,11 @@ static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 		PCI_SET_ERROR_RESPONSE(val);
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
+	/* A function gone from under the driver answers all ones. */
+	if (fn->box && sim_fault_pci_gone(sim_pci_host(bus)->pkg, fn->box)) {
+		PCI_SET_ERROR_RESPONSE(val);
+		return PCIBIOS_SUCCESSFUL;
+	}
 	/* Naturally aligned accesses only: the core never does others. */
 	ret = sim_pci_model(sim_pci_host(bus), fn, where & ~3, false, &dw);
 	if (!ret) {
@@ -232,7 +237,8 @@ static int sim_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
 
 	if (!fn)
 		return PCIBIOS_DEVICE_NOT_FOUND;
-	if (size == 4)
+	if (size == 4 && !(fn->box &&
+			   sim_fault_pci_gone(sim_pci_host(bus)->pkg, fn->box)))
 		sim_pci_model(sim_pci_host(bus), fn, where, true, &val);
 	return PCIBIOS_SUCCESSFUL;
 }

@@ -54,6 +54,8 @@
  * @owed_nowake: PMIs to send only if the CPU is awake (bdx: wk_on_pmi = 0)
  * @nmi_sent: NMIs sim_pmi_ipi() raised on this CPU
  * @nmi_seen: of those, the ones sim_nmi_handler() claimed or gave up
+ * @foreign_sent: NMIs sim_foreign_nmi() raised on this CPU
+ * @foreign_seen: of those, the ones sim_nmi_handler() claimed
  * @in_lock: the CPU is inside, or spinning for, a package lock
  */
 struct sim_pmi_cpu {
@@ -62,6 +64,8 @@ struct sim_pmi_cpu {
 	atomic_t owed_nowake;
 	atomic_t nmi_sent;
 	atomic_t nmi_seen;
+	atomic_t foreign_sent;
+	atomic_t foreign_seen;
 	bool in_lock;
 };
 
@@ -207,6 +211,29 @@ static void sim_pmi_nmi_self(struct sim_pmi_cpu *pc)
 		 atomic_cmpxchg(&pc->nmi_seen, seen, seq) != seen);
 }
 
+/**
+ * sim_foreign_nmi() - raise NMIs on this CPU that are no PMI
+ * @n: how many
+ *
+ * For the "nmi" fault (fault.c): an NMI from elsewhere (a watchdog,
+ * another PMU) landing where a test chose. The simulator's handler claims
+ * it, so the kernel does not call it unknown; the driver's handler runs for
+ * it too and must find nothing of its own. Any context; not waited for (in
+ * NMI context it can only arrive once the current handler returns).
+ */
+void sim_foreign_nmi(unsigned int n)
+{
+	struct sim_pmi_cpu *pc = this_cpu_ptr(&sim_pmi_cpus);
+	struct sim_socket *s = sim_cpu_socket();
+
+	if (s)
+		atomic64_add(n, &s->foreign_nmis);
+	while (n--) {
+		atomic_inc(&pc->foreign_sent);
+		apic->send_IPI(smp_processor_id(), NMI_VECTOR);
+	}
+}
+
 /*
  * In IPI context on the target, IRQs off, so holding no package lock.
  * A PMI not to wake its core (bdx: wk_on_pmi = 0 sends it "only to cores
@@ -302,6 +329,19 @@ static enum hrtimer_restart sim_pmi_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/* An NMI of sim_foreign_nmi(), if one is owed: claimed, as its sender would. */
+static int sim_foreign_claim(struct sim_pmi_cpu *pc)
+{
+	int seen;
+
+	do {
+		seen = atomic_read(&pc->foreign_seen);
+		if (sim_seq_reached(seen, atomic_read(&pc->foreign_sent)))
+			return NMI_DONE;
+	} while (atomic_cmpxchg(&pc->foreign_seen, seen, seen + 1) != seen);
+	return NMI_HANDLED;
+}
+
 /*
  * First in the NMI_LOCAL chain: claim an NMI this CPU raised for a PMI,
  * so the kernel never calls it unknown. The handlers after this one, the
@@ -316,7 +356,7 @@ static int sim_nmi_handler(unsigned int type, struct pt_regs *regs)
 	do {
 		seen = atomic_read(&pc->nmi_seen);
 		if (sim_seq_reached(seen, atomic_read(&pc->nmi_sent)))
-			return NMI_DONE;
+			return sim_foreign_claim(pc);
 	} while (atomic_cmpxchg(&pc->nmi_seen, seen, seen + 1) != seen);
 	s = sim_cpu_socket();
 	if (s)

@@ -184,6 +184,7 @@ struct sim_ctr {
  * @idx: instance number within its kind
  * @present: the box exists (CAPID4/CAPID5); absent boxes fault on access
  * @frozen: BOX_CTL.frz was last written as 1
+ * @stopped: a "stop" fault holds its counters (fault.c)
  * @status: BOX_STATUS (ov bits, RW1C)
  * @filter: CBo FILTER0/FILTER1; PCU BOX_FILTER is @filter[0]; HA
  *	ADDRMATCH0/1 and OPCODEMATCH; QPI enum sim_qpi_filter
@@ -195,6 +196,7 @@ struct sim_box {
 	u8 idx;
 	bool present;
 	bool frozen;
+	bool stopped;
 	u32 status;
 	u32 filter[SIM_NR_FILTERS];
 	struct sim_ctr ctr[SIM_NR_CTRS];
@@ -396,6 +398,7 @@ struct sim_event {
  *	package
  * @pmis_dropped: PMIs not sent: not to wake an idle target core, or no
  *	online CPU for a core of pmi_core_sel
+ * @foreign_nmis: NMIs raised by an "nmi" fault on a CPU of this package
  * @nmi_busy: accesses refused with -EBUSY because an NMI interrupted this
  *	CPU inside a simulator critical section
  */
@@ -408,6 +411,7 @@ struct sim_socket {
 	u64 carry_at;
 	atomic64_t pmis_sent;
 	atomic64_t pmis_dropped;
+	atomic64_t foreign_nmis;
 	atomic64_t nmi_busy;
 };
 
@@ -558,6 +562,13 @@ void sim_unlock(struct sim_socket *s, unsigned long flags)
 	__releases(&s->lock);
 int sim_pmi_init(void);
 void sim_pmi_exit(void);
+
+/* fault.c */
+bool sim_fault_msr(int pkg, u32 msr, bool write);
+bool sim_fault_pci_gone(int pkg, const struct sim_box *box);
+void sim_fault_debugfs_init(struct dentry *dir);
+void sim_fault_exit(void);
+void sim_foreign_nmi(unsigned int n);
 
 /* pci.c */
 int sim_pci_init(void);
