@@ -98,18 +98,27 @@
  * have en and ov_en at the same bits. CBo and SBo have no ov_en (bit 20 reserved); UBox and PCU
  * have a 5-bit threshold, 28:24 (PCU 31:30 are occupancy controls).
  */
+/*
+ * Every field of a counter control is RW, only rst (17) write-only (the
+ * tables of 001:1619-14161; bit 16 is reserved): what reads back as
+ * written, for uncore_check_foreign().
+ */
+#define BDX_CTL_READBACK	(GENMASK_ULL(31, 18) | GENMASK_ULL(15, 0))
+
 const struct uncore_ctl_layout bdx_ctl = {
 	.en		= BDX_CTL_EN,
 	.fixed_en	= BDX_CTL_EN,
 	.ov_en		= BDX_CTL_OV_EN,
 	.thresh		= BDX_CTL_THRESH8,
 	.need_thresh	= BDX_CTL_INVERT | BDX_CTL_EDGE,
+	.readback	= BDX_CTL_READBACK,
 };
 
 const struct uncore_ctl_layout bdx_ctl_noint = {
 	.en		= BDX_CTL_EN,
 	.thresh		= BDX_CTL_THRESH8,
 	.need_thresh	= BDX_CTL_INVERT | BDX_CTL_EDGE,
+	.readback	= BDX_CTL_READBACK,
 };
 
 const struct uncore_ctl_layout bdx_ctl_thresh5 = {
@@ -118,6 +127,7 @@ const struct uncore_ctl_layout bdx_ctl_thresh5 = {
 	.ov_en		= BDX_CTL_OV_EN,
 	.thresh		= BDX_CTL_THRESH5,
 	.need_thresh	= BDX_CTL_INVERT | BDX_CTL_EDGE,
+	.readback	= BDX_CTL_READBACK,
 };
 
 static u32 bdx_cbo_mask[BDX_MAX_PKGS];
@@ -327,6 +337,7 @@ static const struct uncore_ops bdx_cbox_ops = {
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
 	.write_counter	= uncore_msr_write_counter,
+	.read_ctl	= uncore_msr_read_ctl,
 	.write_aux	= bdx_cbox_write_aux,
 };
 
@@ -436,6 +447,7 @@ static const struct uncore_ops bdx_pcu_ops = {
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
 	.write_counter	= uncore_msr_write_counter,
+	.read_ctl	= uncore_msr_read_ctl,
 	.write_aux	= bdx_pcu_write_aux,
 };
 

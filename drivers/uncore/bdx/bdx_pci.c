@@ -208,6 +208,7 @@ static const struct uncore_ops bdx_ha_ops = {
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
+	.read_ctl	= uncore_pci_read_ctl,
 	.write_aux	= bdx_ha_write_aux,
 };
 
@@ -393,6 +394,7 @@ static const struct uncore_ops bdx_qpi_ops = {
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
+	.read_ctl	= uncore_pci_read_ctl,
 	.write_aux	= bdx_qpi_write_aux,
 };
 

@@ -104,6 +104,55 @@ const char *uncore_access_backend(void)
 }
 
 /**
+ * uncore_box_fault() - count a failed access and report the fault's start
+ * @box: the box
+ * @what: the access ("read of MSR", "config read at")
+ * @reg: its register
+ *
+ * Any context (NMI included: printk defers there). A fault is reported
+ * once, until the box has been read and written again without one
+ * (uncore_box_sound()): a box that fails on every poll, or only on writes,
+ * does not flood the log.
+ */
+void uncore_box_fault(struct uncore_box *box, const char *what, u32 reg)
+{
+	box->stats.errors++;
+	set_bit(UNCORE_BOX_FAULT, &box->faults);
+	if (!test_and_set_bit(UNCORE_BOX_REPORTED, &box->faults))
+		pr_warn("%s, package %d: %s 0x%x failed; its events keep their counts until it answers again\n",
+			box->pmu->name, box->pkg, what, reg);
+}
+
+/**
+ * uncore_box_answered() - a counter of @box read back sound
+ * @box: the box
+ *
+ * The box's counters read again, each from the value it held (what the
+ * hardware counted meanwhile is counted then), and the controls of its
+ * running events are to be written again, in case an enabling write was
+ * lost (uncore_reprogram()). Only counter reads count: a fault of some of
+ * the box's registers must not seem to end at every access to the others.
+ */
+void uncore_box_answered(struct uncore_box *box)
+{
+	if (unlikely(test_bit(UNCORE_BOX_FAULT, &box->faults)) &&
+	    test_and_clear_bit(UNCORE_BOX_FAULT, &box->faults))
+		set_bit(UNCORE_BOX_REPROGRAM, &box->faults);
+}
+
+/**
+ * uncore_box_sound() - a fault's end: the box was reprogrammed without one
+ * @box: the box, whose controls were just written again
+ */
+void uncore_box_sound(struct uncore_box *box)
+{
+	if (!test_bit(UNCORE_BOX_FAULT, &box->faults) &&
+	    test_and_clear_bit(UNCORE_BOX_REPORTED, &box->faults))
+		pr_info("%s, package %d: answers again\n", box->pmu->name,
+			box->pkg);
+}
+
+/**
  * uncore_msr_read() - read an MSR of @box's package, counted
  * @box: the box the register belongs to (for the access counts)
  * @msr: register
@@ -119,7 +168,7 @@ int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val)
 
 	box->stats.msr_rd++;
 	if (unlikely(err)) {
-		box->stats.errors++;
+		uncore_box_fault(box, "read of MSR", msr);
 		*val = 0;
 	}
 	return err;
@@ -131,17 +180,16 @@ int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val)
  * @msr: register
  * @val: value
  *
- * A faulting write is counted in the box's errors and reported once: the
- * boxes the driver touches were found present, so a fault is a driver or
- * platform-description bug, not something to recover from per access.
+ * A faulting write is counted in the box's errors and starts a fault
+ * (uncore_box_fault()): the box was found present, so the part, or
+ * whatever stands between it and us, misbehaves. The controls of the box's
+ * running events are written again once it answers.
  */
 void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val)
 {
 	box->stats.msr_wr++;
-	if (unlikely(uncore_msr->write(msr, val))) {
-		box->stats.errors++;
-		pr_warn_once("write of MSR 0x%x faulted\n", msr);
-	}
+	if (unlikely(uncore_msr->write(msr, val)))
+		uncore_box_fault(box, "write of MSR", msr);
 }
 
 /**
@@ -151,7 +199,9 @@ void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val)
  * @off: offset
  * @val: where to put the value; 0 on error
  *
- * Config accesses may run on any CPU, in atomic context too.
+ * Config accesses may run on any CPU, in atomic context too. A function
+ * gone from under us answers all ones with success: the caller, who knows
+ * which bits of the register can be set, tells (uncore_box_fault()).
  *
  * Return: 0 or -EIO.
  */
@@ -162,7 +212,7 @@ int uncore_pci_read(struct uncore_box *box, struct pci_dev *pdev, int off,
 
 	box->stats.pci_rd++;
 	if (unlikely(err)) {
-		box->stats.errors++;
+		uncore_box_fault(box, "config read at", off);
 		*val = 0;
 		return -EIO;
 	}
@@ -180,8 +230,6 @@ void uncore_pci_write(struct uncore_box *box, struct pci_dev *pdev, int off,
 		      u32 val)
 {
 	box->stats.pci_wr++;
-	if (unlikely(pci_write_config_dword(pdev, off, val))) {
-		box->stats.errors++;
-		pci_warn_once(pdev, "config write at 0x%x failed\n", off);
-	}
+	if (unlikely(pci_write_config_dword(pdev, off, val)))
+		uncore_box_fault(box, "config write at", off);
 }

@@ -314,7 +314,22 @@ u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event)
 
 	if (uncore_msr_read(box, uncore_msr_ctr(box, event->hw.idx), &val))
 		return local64_read(&event->hw.prev_count);
+	uncore_box_answered(box);
 	return val;
+}
+
+/**
+ * uncore_msr_read_ctl() - read back a general counter's control
+ * @box: the box
+ * @event: the event on it
+ * @val: the value read
+ *
+ * Return: 0 or -EIO.
+ */
+int uncore_msr_read_ctl(struct uncore_box *box, struct perf_event *event,
+			u64 *val)
+{
+	return uncore_msr_read(box, uncore_msr_ctl(box, event->hw.idx), val);
 }
 
 /**
@@ -335,6 +350,7 @@ const struct uncore_ops uncore_msr_ops = {
 	.disable_event	= uncore_msr_disable_event,
 	.read_counter	= uncore_msr_read_counter,
 	.write_counter	= uncore_msr_write_counter,
+	.read_ctl	= uncore_msr_read_ctl,
 };
 
 /* ---- Generic PCI boxes ------------------------------------------------ */
@@ -412,18 +428,27 @@ struct uncore_split_ctx {
 	struct uncore_box *box;
 	int off;
 	bool failed;
+	u32 hi_unused;
 	u64 start;
 	u64 max_rate;
 };
 
+/*
+ * An upper dword with bits above the counter's width set is no count: the
+ * function is gone and answers all ones (or anything else that cannot be).
+ */
 static u32 uncore_pci_dword(void *data, bool hi)
 {
 	struct uncore_split_ctx *ctx = data;
+	int off = ctx->off + (hi ? 4 : 0);
 	u32 val;
 
-	if (uncore_pci_read(ctx->box, ctx->box->pdev, ctx->off + (hi ? 4 : 0),
-			    &val))
+	if (uncore_pci_read(ctx->box, ctx->box->pdev, off, &val)) {
 		ctx->failed = true;
+	} else if (hi && (val & ctx->hi_unused)) {
+		uncore_box_fault(ctx->box, "config read at", off);
+		ctx->failed = true;
+	}
 	return val;
 }
 
@@ -470,16 +495,47 @@ static const struct uncore_split_ops uncore_pci_split = {
  */
 u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event)
 {
+	int width = counter_width(box->pmu->type, event);
 	struct uncore_split_ctx ctx = {
 		.box = box,
 		.off = uncore_pci_ctr(box, event->hw.idx),
+		.hi_unused = width > 32 && width < 64 ?
+			     ~(u32)GENMASK_ULL(width - 33, 0) : 0,
 		.start = local_clock(),
 		.max_rate = to_uevent(event)->max_rate,
 	};
-	u64 val = uncore_read_split(&uncore_pci_split, &ctx,
-				    counter_width(box->pmu->type, event));
+	u64 val = uncore_read_split(&uncore_pci_split, &ctx, width);
 
-	return ctx.failed ? local64_read(&event->hw.prev_count) : val;
+	if (ctx.failed)
+		return local64_read(&event->hw.prev_count);
+	uncore_box_answered(box);
+	return val;
+}
+
+/**
+ * uncore_pci_read_ctl() - read back a general counter's control
+ * @box: the box
+ * @event: the event on it
+ * @val: the value read
+ *
+ * Return: 0, or -EIO if the read failed or the function answered all ones
+ * (bits no control register has).
+ */
+int uncore_pci_read_ctl(struct uncore_box *box, struct perf_event *event,
+			u64 *val)
+{
+	u32 v;
+	int off = uncore_pci_ctl(box, event->hw.idx);
+
+	*val = 0;
+	if (uncore_pci_read(box, box->pdev, off, &v))
+		return -EIO;
+	if (v == U32_MAX) {
+		uncore_box_fault(box, "config read at", off);
+		return -EIO;
+	}
+	*val = v;
+	return 0;
 }
 
 /**
@@ -503,7 +559,36 @@ const struct uncore_ops uncore_pci_ops = {
 	.disable_event	= uncore_pci_disable_event,
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
+	.read_ctl	= uncore_pci_read_ctl,
 };
+
+/*
+ * Flags of an event in hw.flags, which is the pmu's. The driver holds the
+ * event stopped by its own throttle (uncore_emit(); the window is in
+ * &struct uncore_event).
+ */
+#define UNCORE_HWF_THROTTLED	BIT(0)
+/* Set at add while the box's timer, not a PMI, samples the event. */
+#define UNCORE_HWF_TIMER	BIT(1)
+/* Added in a transaction: started by its commit, with the rest of the group. */
+#define UNCORE_HWF_DEFER	BIT(2)
+/*
+ * Taken off its box because the box changes reading CPU: periods that ran
+ * out before are still owed, and its box's timer on the new reading CPU
+ * emits their samples.
+ */
+#define UNCORE_HWF_CARRY	BIT(3)
+/*
+ * Taken off its box by a move with its counter left counting (box->carried):
+ * added back, it reads on from where it was.
+ */
+#define UNCORE_HWF_MOVED	BIT(4)
+/*
+ * Its counter was reprogrammed by another agent (uncore_check_foreign()):
+ * it keeps the count it had at its last sound read, the driver touches
+ * its counter no more, and it is never added again.
+ */
+#define UNCORE_HWF_LOST		BIT(5)
 
 /* ---- Counting ---------------------------------------------------------- */
 
@@ -528,8 +613,11 @@ static void uncore_event_update(struct uncore_box *box, struct perf_event *event
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, delta;
 
-	/* A box whose device left keeps what its events had counted. */
-	if (box->dead)
+	/*
+	 * A box whose device left keeps what its events had counted, and so
+	 * does an event whose counter another agent took.
+	 */
+	if (box->dead || (hwc->flags & UNCORE_HWF_LOST))
 		return;
 	/*
 	 * The loop keeps an update that the PMI handler interrupts exact:
@@ -581,28 +669,6 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
  */
 #define UNCORE_THROTTLED	(~0ULL)
 
-/*
- * Flags of an event in hw.flags, which is the pmu's. The driver holds the
- * event stopped by its own throttle (uncore_emit(); the window is in
- * &struct uncore_event).
- */
-#define UNCORE_HWF_THROTTLED	BIT(0)
-/* Set at add while the box's timer, not a PMI, samples the event. */
-#define UNCORE_HWF_TIMER	BIT(1)
-/* Added in a transaction: started by its commit, with the rest of the group. */
-#define UNCORE_HWF_DEFER	BIT(2)
-/*
- * Taken off its box because the box changes reading CPU: periods that ran
- * out before are still owed, and its box's timer on the new reading CPU
- * emits their samples.
- */
-#define UNCORE_HWF_CARRY	BIT(3)
-/*
- * Taken off its box by a move with its counter left counting (box->carried):
- * added back, it reads on from where it was.
- */
-#define UNCORE_HWF_MOVED	BIT(4)
-
 static unsigned int sample_tick_us = 1000;
 module_param(sample_tick_us, uint, 0644);
 MODULE_PARM_DESC(sample_tick_us,
@@ -612,6 +678,14 @@ static unsigned int max_sample_rate = 100000;
 module_param(max_sample_rate, uint, 0644);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Samples per second an event may take before the driver throttles it for a tick; perf's perf_event_max_sample_rate, which modules cannot read (default 100000, perf's default)");
+
+static unsigned int poll_max_ms = 3600 * MSEC_PER_SEC;
+module_param(poll_max_ms, uint, 0644);
+MODULE_PARM_DESC(poll_max_ms,
+		 "Longest time between two reads of a running counter by the box's timer, in ms (default 3600000, one hour; at least 1). The timer also checks that no other agent reprogrammed the counter");
+
+/* While a box fails, its timer looks this often for it to answer again. */
+#define UNCORE_FAULT_POLL_NS	(100 * NSEC_PER_MSEC)
 
 static unsigned int max_cpu_percent = 25;
 module_param(max_cpu_percent, uint, 0644);
@@ -1079,6 +1153,10 @@ static bool uncore_set_poll_period(struct uncore_box *box)
 		period = min(period, uncore_sample_tick_ns());
 	if (box->n_throttled)
 		period = min_t(u64, period, TICK_NSEC);
+	if (box->faults & (BIT(UNCORE_BOX_FAULT) | BIT(UNCORE_BOX_REPROGRAM)))
+		period = min_t(u64, period, UNCORE_FAULT_POLL_NS);
+	period = min_t(u64, period,
+		       (u64)max(READ_ONCE(poll_max_ms), 1U) * NSEC_PER_MSEC);
 	box->poll_ns = period;
 	return period < old;
 }
@@ -1115,6 +1193,79 @@ static void uncore_unthrottle(struct uncore_box *box)
 }
 
 /*
+ * The box answers again after a fault (uncore_box_answered()): its running
+ * events' controls are written again, in case an enabling write was lost.
+ * The same value again changes nothing for a counter that kept counting.
+ * On the reading CPU, IRQs off.
+ */
+static void uncore_reprogram(struct uncore_box *box)
+{
+	int i;
+
+	if (!test_and_clear_bit(UNCORE_BOX_REPROGRAM, &box->faults) || box->dead)
+		return;
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			box->pmu->type->ops->enable_event(box, event);
+	}
+	uncore_box_sound(box);
+}
+
+/*
+ * Another agent (likwid, PCM) programs the uncore behind perf's back when a
+ * control no longer holds what the driver wrote: the counter counts
+ * something else now, or was reset. The box's timer looks, as it reads the
+ * counter anyway, so no hot path pays for it. What the counter did since
+ * its last read is unknown: the event keeps the count of that read, stops
+ * for good without another write to the register (it is the other agent's
+ * now), and uncore_lost_work() has perf take it off the hardware. Not
+ * while the box fails: a failed read is no foreign write.
+ * On the reading CPU, IRQs off. Return: true if @event's counter is lost.
+ */
+static bool uncore_check_foreign(struct uncore_box *box,
+				 struct perf_event *event)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 mask = type->ctl->readback, want, got;
+
+	if (!mask || !type->ops->read_ctl || is_fixed_event(event) ||
+	    test_bit(UNCORE_BOX_FAULT, &box->faults) ||
+	    type->ops->read_ctl(box, event, &got))
+		return false;
+	want = event->hw.config | type->ctl->en;
+	if (!((got ^ want) & mask))
+		return false;
+	event->hw.flags |= UNCORE_HWF_LOST;
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (!test_and_set_bit(UNCORE_BOX_FOREIGN, &box->faults))
+		pr_warn("%s, package %d: counter %d's control reads 0x%llx, not the 0x%llx written: another agent is programming this box; events whose counters it took stop counting\n",
+			box->pmu->name, box->pkg, event->hw.idx, got & mask,
+			want & mask);
+	queue_work(system_wq, &to_uevent(event)->lost_work);
+	return true;
+}
+
+/*
+ * In process context, after uncore_check_foreign(): off and on again, the
+ * event is scheduled anew and add() refuses it, so perf keeps it enabled
+ * but not running. Its running time stops there, and perf shows it as any
+ * event that could not get a counter: scaled with its share of the time,
+ * or <not counted>. A group it is in stops with it, as groups do. (A user's
+ * disable that lands between the two calls is undone: the event stays
+ * enabled, counting nothing.)
+ */
+static void uncore_lost_work(struct work_struct *work)
+{
+	struct perf_event *event =
+		container_of(work, struct uncore_event, lost_work)->event;
+
+	perf_event_disable(event);
+	perf_event_enable(event);
+}
+
+/*
  * The box's timer, on its reading CPU: reads every running event, so that
  * none wraps unseen, and samples those of a box that cannot interrupt.
  * Their samples carry the registers the timer interrupted: the IP is
@@ -1131,10 +1282,12 @@ static enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 	uncore_pass_begin();
 	if (box->n_throttled)
 		uncore_unthrottle(box);
+	uncore_reprogram(box);
 	for (i = 0; i < box->n_events; i++) {
 		struct perf_event *event = box->events[i];
 
-		if (event->hw.state & PERF_HES_STOPPED)
+		if (event->hw.state & PERF_HES_STOPPED ||
+		    uncore_check_foreign(box, event))
 			continue;
 		uncore_event_update(box, event);
 		if (!uncore_timer_event(event))
@@ -1168,6 +1321,11 @@ static u32 uncore_box_status(struct uncore_box *box)
 		return 0;
 	if (type->pci) {
 		uncore_pci_read(box, box->pdev, type->box_status, &st);
+		/* Reserved bits set: the function is gone, not overflowing. */
+		if (st == U32_MAX) {
+			uncore_box_fault(box, "config read at", type->box_status);
+			return 0;
+		}
 		return st;
 	}
 	uncore_msr_read(box, type->box_status + box->msr_base, &val);
@@ -1651,6 +1809,9 @@ static void uncore_pmu_start(struct perf_event *event, int flags)
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
+	/* Another agent's now (uncore_check_foreign()): it stays stopped. */
+	if (hwc->flags & UNCORE_HWF_LOST)
+		return;
 	hwc->state = 0;
 	if (box->dead)
 		return;
@@ -1750,6 +1911,9 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	 */
 	if (READ_ONCE(box->cpu) != smp_processor_id())
 		return -EAGAIN;
+	/* Its counter was taken by another agent: it counts no more. */
+	if (event->hw.flags & UNCORE_HWF_LOST)
+		return -EBUSY;
 	if (n >= UNCORE_MAX_EVENTS)
 		return -ENOSPC;
 	/* The hardware is gone: the event stays, with nothing to count. */
@@ -1868,8 +2032,12 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 
 static void uncore_pmu_read(struct perf_event *event)
 {
+	struct uncore_box *box = event_box(event);
+
+	if (unlikely(test_bit(UNCORE_BOX_REPROGRAM, &box->faults)))
+		uncore_reprogram(box);
 	if (!(event->hw.state & PERF_HES_STOPPED))
-		uncore_event_update(event_box(event), event);
+		uncore_event_update(box, event);
 }
 
 /*
@@ -2070,6 +2238,8 @@ static void uncore_event_destroy(struct perf_event *event)
 {
 	struct uncore_box *box = event_box(event);
 
+	/* Off the box since its del(): nothing queues it again. */
+	cancel_work_sync(&to_uevent(event)->lost_work);
 	uncore_prune_opens(event, -1);
 
 	/*
@@ -2182,6 +2352,8 @@ static int uncore_pmu_event_init(struct perf_event *event)
 		return err;
 	}
 	ue->max_rate = uncore_event_max_rate(upmu->type, event->attr.config);
+	ue->event = event;
+	INIT_WORK(&ue->lost_work, uncore_lost_work);
 	pkg = topology_logical_package_id(event->cpu);
 	open = kmalloc(sizeof(*open), GFP_KERNEL);
 	if (!open) {

@@ -55,6 +55,9 @@ struct uncore_type;
  *	edge act on the output of the threshold comparison)
  * @fixed_no_ov: the fixed counter has no ov_en (NHM-EX W-box): its
  *	sampling events are the box's timer's
+ * @readback: bits of a general counter's control that read back as last
+ *	written; the poll timer compares them to catch another agent's writes
+ *	(uncore_check_foreign()). 0: not checked
  *
  * The rest of the control value is attr.config as the type's format lays
  * it out.
@@ -66,6 +69,7 @@ struct uncore_ctl_layout {
 	u64 thresh;
 	u64 need_thresh;
 	bool fixed_no_ov;
+	u64 readback;
 };
 
 /**
@@ -162,6 +166,9 @@ struct uncore_aux {
  * @thr_samples: samples it took in that window
  * @freq_last: frequency mode: when it took its last sample (or started)
  * @freq_slot: frequency mode: when its next sample is due, 0 if not yet set
+ * @event: the event this is of
+ * @lost_work: takes the event off the hardware for good once another agent
+ *	reprogrammed its counter (uncore_check_foreign())
  *
  * Hung off event->pmu_private from event_init to destroy. @allowed and
  * @aux are set at event_init; the other fields change only on the box's
@@ -179,6 +186,8 @@ struct uncore_event {
 	u32 thr_samples;
 	u64 freq_last;
 	u64 freq_slot;
+	struct perf_event *event;
+	struct work_struct lost_work;
 };
 
 /**
@@ -245,6 +254,8 @@ struct uncore_access_stats {
  * @carried_ev: the event of each counter in @carried
  * @forwarded: events of a forwarding type (&struct uncore_type.forward)
  *	handed on since @cpu became the reading CPU: they stop if it goes
+ * @faults: UNCORE_BOX_* bits. Atomic bit operations: accesses fail in any
+ *	context, and a PCI box's may come from any CPU
  */
 struct uncore_box {
 	struct uncore_pmu *pmu;
@@ -279,6 +290,20 @@ struct uncore_box {
 	u32 carried;
 	struct perf_event *carried_ev[UNCORE_MAX_EVENTS];
 	atomic_t forwarded;
+	unsigned long faults;
+};
+
+/*
+ * Bits of &struct uncore_box.faults: an access failed and no counter read
+ * has worked since; its running events' controls are to be written again;
+ * a fault was reported and its end is not yet; another agent's write was
+ * reported.
+ */
+enum {
+	UNCORE_BOX_FAULT,
+	UNCORE_BOX_REPROGRAM,
+	UNCORE_BOX_REPORTED,
+	UNCORE_BOX_FOREIGN,
 };
 
 /**
@@ -290,6 +315,8 @@ struct uncore_box {
  * @write_counter: load the event's (stopped or frozen) counter with a
  *	value; NULL if no event of the type samples through a PMI, the one
  *	user
+ * @read_ctl: read a general counter's control register into *@val;
+ *	0 or -EIO. NULL: the poll timer cannot check it (@readback)
  * @write_aux: program slot @slot's registers with @val, in the order the
  *	registers' protocol asks; @regs (bit r: register r) are the ones
  *	whose value changed, which is all of them at box init. Slots are
@@ -302,6 +329,8 @@ struct uncore_ops {
 	u64 (*read_counter)(struct uncore_box *box, struct perf_event *event);
 	void (*write_counter)(struct uncore_box *box, struct perf_event *event,
 			      u64 val);
+	int (*read_ctl)(struct uncore_box *box, struct perf_event *event,
+			u64 *val);
 	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val,
 			  u32 regs);
 };
@@ -577,6 +606,9 @@ int uncore_pci_read(struct uncore_box *box, struct pci_dev *pdev, int off,
 		    u32 *val);
 void uncore_pci_write(struct uncore_box *box, struct pci_dev *pdev, int off,
 		      u32 val);
+void uncore_box_fault(struct uncore_box *box, const char *what, u32 reg);
+void uncore_box_answered(struct uncore_box *box);
+void uncore_box_sound(struct uncore_box *box);
 const char *uncore_access_backend(void);
 
 /* Generic PCI box ops (core.c): the common BDX-style config layout. */
@@ -585,6 +617,8 @@ void uncore_pci_init_box(struct uncore_box *box);
 void uncore_pci_enable_event(struct uncore_box *box, struct perf_event *event);
 void uncore_pci_disable_event(struct uncore_box *box, struct perf_event *event);
 u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event);
+int uncore_pci_read_ctl(struct uncore_box *box, struct perf_event *event,
+			u64 *val);
 void uncore_pci_write_counter(struct uncore_box *box, struct perf_event *event,
 			      u64 val);
 
@@ -594,6 +628,8 @@ void uncore_msr_init_box(struct uncore_box *box);
 void uncore_msr_enable_event(struct uncore_box *box, struct perf_event *event);
 void uncore_msr_disable_event(struct uncore_box *box, struct perf_event *event);
 u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event);
+int uncore_msr_read_ctl(struct uncore_box *box, struct perf_event *event,
+			u64 *val);
 void uncore_msr_write_counter(struct uncore_box *box, struct perf_event *event,
 			      u64 val);
 u32 uncore_msr_ctl(const struct uncore_box *box, int idx);
