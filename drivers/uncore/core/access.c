@@ -125,7 +125,7 @@ void uncore_box_fault(struct uncore_box *box, const char *what, u32 reg)
 
 /**
  * uncore_box_answered() - a counter of @box read back sound
- * @box: the box
+ * @box: the box, on its reading CPU (uncore_event_update())
  *
  * The box's counters read again, each from the value it held (what the
  * hardware counted meanwhile is counted then), and the controls of its

@@ -314,7 +314,6 @@ u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event)
 
 	if (uncore_msr_read(box, uncore_msr_ctr(box, event->hw.idx), &val))
 		return local64_read(&event->hw.prev_count);
-	uncore_box_answered(box);
 	return val;
 }
 
@@ -506,10 +505,7 @@ u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event)
 	};
 	u64 val = uncore_read_split(&uncore_pci_split, &ctx, width);
 
-	if (ctx.failed)
-		return local64_read(&event->hw.prev_count);
-	uncore_box_answered(box);
-	return val;
+	return ctx.failed ? local64_read(&event->hw.prev_count) : val;
 }
 
 /**
@@ -611,7 +607,7 @@ static void uncore_event_update(struct uncore_box *box, struct perf_event *event
 {
 	const struct uncore_type *type = box->pmu->type;
 	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now, delta;
+	u64 prev, now, delta, errors;
 
 	/*
 	 * A box whose device left keeps what its events had counted, and so
@@ -625,8 +621,13 @@ static void uncore_event_update(struct uncore_box *box, struct perf_event *event
 	 */
 	do {
 		prev = local64_read(&hwc->prev_count);
+		errors = box->stats.errors;
 		now = type->ops->read_counter(box, event);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+	/* A read that failed returned prev; one that worked ends a fault. */
+	if (unlikely(test_bit(UNCORE_BOX_FAULT, &box->faults)) &&
+	    box->stats.errors == errors)
+		uncore_box_answered(box);
 
 	delta = uncore_delta(prev, now, counter_width(type, event));
 	local64_add(delta, &event->count);
