@@ -51,24 +51,8 @@ PRE=". /tests/lib.sh; . /tests/uncore_lib.sh"
 
 # --- #GP on every MSR of CBo a ---------------------------------------------
 base=$((0xe00 + 0x10 * a))
-new_mark
-cat >/tmp/steps.sh <<EOF
-$PRE
-inject '$ia count=100' '$ib count=100'
-echo 'gp pkg=0 msr=$base-$((base + 15))' >$FAULT
-until_true '[ "\$(sed -n "s/.* hits=\([0-9]*\)\$/\1/p" $FAULT)" -ge 2 ]' || exit 1
-inject '$ia count=200' '$ib count=200'
-echo clear >$FAULT
-until_true 'dmesg | sed -n "/t_65 mark $mark\$/,\\\$p" | grep -q "$A, package 0: answers again"' || exit 1
-inject '$ia count=300' '$ib count=300'
-EOF
-if pstat "$out" -a -A -e "$cbos" -- sh /tmp/steps.sh; then
-	is "$(val_cpu "$out" "$CPU0" a) $(val_cpu "$out" "$CPU0" b)" "600 600" \
-		"#GP on $A's MSRs: both counts exact once it answers again (its counter counted on)"
-fi
-is "$(said "$A, package 0: read of MSR .* failed")" 1 "the fault reported once"
-is "$(said "$A, package 0: answers again")" 1 "its end reported once"
-is "$(said "$B, package 0:")" 0 "nothing about $B"
+msr_fault_case "$base-$((base + 15))" "$A" "$B" "$ia" "$ib" "$cbos" "$CPU0"
+echo 50 >"$PARAM/poll_max_ms"
 
 # A lost enabling write: the event does not count until the box answers,
 # then its control is written again.

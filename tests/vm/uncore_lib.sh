@@ -187,3 +187,36 @@ clockticks_events() {
 		printf ' -e %s/%s/' "$_p" "$_c"
 	done
 }
+
+# msr_fault_case MSRS A B INJ_A INJ_B EVENTS CPU: the MSRs MSRS (LO or
+# LO-HI) of package 0, which belong to PMU A, raise #GP while perf counts
+# EVENTS (one named a on A, one named b on B) read on CPU; INJ_A and INJ_B
+# (inject lines without count=) feed them 100 before, 200 during and 300
+# after the fault. Both counts must be exact (A's counter counted on),
+# the fault and its end reported once each, nothing said about B. The
+# boxes are polled every 50 ms meanwhile. Used by every family's t_65.
+msr_fault_case() {
+	_mark="msr_fault_case $(date +%s%N)"
+	echo "uncore-test: $_mark" >/dev/kmsg
+	_said() { dmesg | sed -n "/$_mark\$/,\$p" | grep -c "$1"; }
+	echo 50 >/sys/module/uncore_pmu/parameters/poll_max_ms
+	cat >/tmp/steps.sh <<EOS
+. /tests/lib.sh; . /tests/uncore_lib.sh
+inject '$4 count=100' '$5 count=100'
+echo 'gp pkg=0 msr=$1' >$SIM/fault
+until_true '[ "\$(sed -n "s/.* hits=\([0-9]*\)\$/\1/p" $SIM/fault)" -ge 2 ]' || exit 1
+inject '$4 count=200' '$5 count=200'
+echo clear >$SIM/fault
+until_true 'dmesg | sed -n "/$_mark\$/,\\\$p" | grep -q "$2, package 0: answers again"' || exit 1
+inject '$4 count=300' '$5 count=300'
+EOS
+	if pstat /tmp/fault.csv -a -A -e "$6" -- sh /tmp/steps.sh; then
+		is "$(val_cpu /tmp/fault.csv "$7" a) $(val_cpu /tmp/fault.csv "$7" b)" "600 600" \
+			"#GP on $2's MSRs $1: both counts exact once it answers again"
+	fi
+	is "$(_said "$2, package 0: read of MSR .* failed")" 1 "$2: the fault reported once"
+	is "$(_said "$2, package 0: answers again")" 1 "$2: its end reported once"
+	is "$(_said "$3, package 0:")" 0 "nothing about $3"
+	echo clear >$SIM/fault
+	echo 3600000 >/sys/module/uncore_pmu/parameters/poll_max_ms
+}
