@@ -30,10 +30,10 @@ load_modules
 ok "! rmmod uncore_sim 2>/dev/null" "simulator cannot be unloaded under the driver"
 perf stat -a -e 'uncore_cbox_3/event=0x35,umask=0x8/' -- sleep 30 >/dev/null 2>&1 &
 perf_pid=$!
-# The open events hold the module: wait until perf has opened them.
+# The open events hold the module: wait until perf has opened them, for as
+# long as perf runs (on a loaded host its start-up took over 10 s).
 refs() { awk '$1 == "uncore_pmu" { print $3 }' /proc/modules; }
-i=0
-while [ "$(refs)" = 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while [ "$(refs)" = 0 ] && kill -0 $perf_pid 2>/dev/null; do sleep 0.1; done
 diag "uncore_pmu references with perf running: $(refs)"
 ok "! rmmod uncore_pmu 2>/dev/null" "driver cannot be unloaded with an event open"
 kill $perf_pid 2>/dev/null
