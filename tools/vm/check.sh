@@ -10,12 +10,13 @@ set -euo pipefail
 tools=$REPO/tools/vm
 
 # Wall-clock limits per guest, at least twice what each takes on a quiet
-# 2-core machine (README.md, "What runs where"). The KASAN/lockdep kernel
+# 2-core machine with the two lanes of guests running (README.md, "What
+# runs where"). The KASAN/lockdep kernel
 # under TCG is about 20 times slower than the stock one (boot alone takes
 # ~2 min), so it gets more time, and its per-test-file limits are scaled
 # up too.
-STOCK_TIMEOUT=${UNCORE_STOCK_TIMEOUT:-2000}
-DEBUG_TIMEOUT=${UNCORE_DEBUG_TIMEOUT:-4000}
+STOCK_TIMEOUT=${UNCORE_STOCK_TIMEOUT:-3000}
+DEBUG_TIMEOUT=${UNCORE_DEBUG_TIMEOUT:-5000}
 DEBUG_SCALE=${UNCORE_DEBUG_SCALE:-10}
 # Guest topologies, SOCKETS:CORE-IDS (run-qemu.sh --topo). The stock guest
 # is the part as the issue describes it (2 sockets, 4 cores each). The
@@ -90,10 +91,18 @@ ONLY=()
 passed=0 failed=0 skipped=0
 fail_step() { echo "  FAIL $*"; failed=$((failed + 1)); }
 
-# Only our markers, TAP lines and report headlines, as the guest runs.
+# Guests run in two lanes at once (main()); UNCORE_JOBS=1 runs one at a time.
+JOBS=${UNCORE_JOBS:-2}
+LANE_TAG=""
+
+# Only our markers, TAP lines and report headlines, as the guest runs;
+# tagged with the guest's name ($1) when two guests run at once.
 progress() {
+	local tag=""
+	[ -z "$LANE_TAG" ] || tag="$1| "
 	sed -u 's/\r$//' | grep --line-buffered -E \
-		"^(uncore-guest:|# test:|# end:|# kunit:|ok |not ok |UNCORE-GUEST-END)|^\[[ 0-9.]+\] +(not )?ok [0-9]+ |$REPORT_RE" || true
+		"^(uncore-guest:|# test:|# end:|# kunit:|ok |not ok |UNCORE-GUEST-END)|^\[[ 0-9.]+\] +(not )?ok [0-9]+ |$REPORT_RE" |
+		sed -u "s/^/$tag/" || true
 }
 
 # guest NAME KERNEL KVER MODDIR TIMEOUT TOPO KUNITDIR [CMDLINE...] (KUNITDIR may
@@ -124,7 +133,7 @@ guest() {
 		log "booting $name ($kver), limit ${limit}s, try $try"
 		set +e
 		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" --log "$logs/$name.log" \
-			--tap "$logs/$name.tap" "$kernel" "$initrd" check "${part[@]}" "$@" | progress
+			--tap "$logs/$name.tap" "$kernel" "$initrd" check "${part[@]}" "$@" | progress "$name"
 		rc=${PIPESTATUS[0]}
 		set -e
 		grep -q '^uncore-guest:' "$logs/$name.log" && break
@@ -198,35 +207,77 @@ host_tests() {
 	passed=$((passed + p)) failed=$((failed + f))
 }
 
+# run_kernel K: one entry of UNCORE_KERNELS.
+run_kernel() {
+	local p
+	case $1 in
+	stock) stock_guest stock "$STOCK_TOPO" "${ONLY[@]}" ;;
+	# More packages (E7 v4 goes to 8): discovery through the node-ID
+	# map, CAPID4 variants and every box of every package.
+	stock4 | stock8) stock_guest "$1" "${1#stock}:0,19" "uncore.tests=$MULTI_TESTS" ;;
+	# Two threads per core (the parts have Hyper-Threading): the PMI
+	# names a core, and may reach the thread that does not read.
+	stocksmt) stock_guest stocksmt "$SMT_TOPO" "uncore.tests=$SMT_TESTS" ;;
+	p4mp) stock_guest p4mp part=p4mp "${ONLY[@]}" ;;
+	nhmex2) stock_guest nhmex2 "part=nhmex:$NHMEX2_TOPO" "${ONLY[@]}" ;;
+	nhmex4) stock_guest nhmex4 "part=nhmex:$NHMEX4_TOPO" "uncore.tests=$NHMEX_MULTI_TESTS" ;;
+	k8e) stock_guest k8e part=k8e "${ONLY[@]}" ;;
+	k8f) stock_guest k8f part=k8f "uncore.tests=$K8F_TESTS" ;;
+	k8d) stock_guest k8d part=k8d "uncore.tests=$K8D_TESTS" ;;
+	refuse) for p in $REFUSE_PARTS; do stock_guest "$p" "part=$p"; done ;;
+	debug) check_debug ;;
+	debugk8) debug_guest debugk8 part=k8e "" ;;
+	debugnh) debug_guest debugnh "part=nhmex:$DEBUGNH_TOPO" "" "uncore.tests=$DEBUGNH_TESTS" \
+		"uncore.pmu_args=$DEBUG_PMU_ARGS" ;;
+	*) die "unknown kernel '$1' in UNCORE_KERNELS" ;;
+	esac
+}
+
+# lane NAME KERNEL...: run those guests one after the other and leave their
+# totals in $BUILD/logs/lane-NAME.counts. Each lane is a subshell: the
+# counters it adds to are its own.
+lane() {
+	local name=$1 k
+	shift
+	passed=0 failed=0 skipped=0
+	for k; do run_kernel "$k"; done
+	echo "$passed $failed $skipped" >"$BUILD/logs/lane-$name.counts"
+}
+
 main() {
 	local start=$SECONDS
 	"$REPO/tools/setup-deps.sh"
 	"$tools/build-helpers.sh" || fail_step "test helpers build"
 	host_tests
-	local k p
+	mkdir -p "$BUILD/logs"
+	rm -f "$BUILD"/logs/lane-*.counts
+	# A guest keeps about one host CPU busy (QEMU's vCPU threads mostly
+	# wait in HLT: the tests sleep while the simulator counts), so on two
+	# cores the debug kernel's guests, the longest, run beside the others.
+	# UNCORE_JOBS=1 runs them one at a time, as for timing a guest.
+	local dbg=() rest=() k l p f s lanes=1
 	for k in $KERNELS; do
 		case $k in
-		stock) stock_guest stock "$STOCK_TOPO" "${ONLY[@]}" ;;
-		# More packages (E7 v4 goes to 8): discovery through the node-ID
-		# map, CAPID4 variants and every box of every package.
-		stock4 | stock8) stock_guest "$k" "${k#stock}:0,19" "uncore.tests=$MULTI_TESTS" ;;
-		# Two threads per core (the parts have Hyper-Threading): the PMI
-		# names a core, and may reach the thread that does not read.
-		stocksmt) stock_guest stocksmt "$SMT_TOPO" "uncore.tests=$SMT_TESTS" ;;
-		p4mp) stock_guest p4mp part=p4mp "${ONLY[@]}" ;;
-		nhmex2) stock_guest nhmex2 "part=nhmex:$NHMEX2_TOPO" "${ONLY[@]}" ;;
-		nhmex4) stock_guest nhmex4 "part=nhmex:$NHMEX4_TOPO" "uncore.tests=$NHMEX_MULTI_TESTS" ;;
-		k8e) stock_guest k8e part=k8e "${ONLY[@]}" ;;
-		k8f) stock_guest k8f part=k8f "uncore.tests=$K8F_TESTS" ;;
-		k8d) stock_guest k8d part=k8d "uncore.tests=$K8D_TESTS" ;;
-		refuse) for p in $REFUSE_PARTS; do stock_guest "$p" "part=$p"; done ;;
-		debug) check_debug ;;
-		debugk8) debug_guest debugk8 part=k8e "" ;;
-		debugnh) debug_guest debugnh "part=nhmex:$DEBUGNH_TOPO" "" "uncore.tests=$DEBUGNH_TESTS" \
-			"uncore.pmu_args=$DEBUG_PMU_ARGS" ;;
-		*) die "unknown kernel '$k' in UNCORE_KERNELS" ;;
+		debug*) dbg+=("$k") ;;
+		*) rest+=("$k") ;;
 		esac
 	done
+	if [ "$JOBS" -gt 1 ] && [ ${#dbg[@]} -gt 0 ] && [ ${#rest[@]} -gt 0 ]; then
+		lanes=2 LANE_TAG=1
+		lane debug "${dbg[@]}" &
+		lane stock "${rest[@]}" &
+		wait
+	else
+		lane all "${dbg[@]}" "${rest[@]}"
+	fi
+	for l in "$BUILD"/logs/lane-*.counts; do
+		[ -e "$l" ] || continue
+		read -r p f s <"$l"
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		lanes=$((lanes - 1))
+	done
+	# A lane that died before writing its totals (set -e) is a failure.
+	[ "$lanes" -eq 0 ] || fail_step "$lanes lane(s) of guests did not finish"
 	log "check took $((SECONDS - start))s; logs in $BUILD/logs"
 	[ "$skipped" -eq 0 ] || echo "($skipped skipped)"
 	echo "$passed passed, $failed failed"
