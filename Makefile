@@ -2,10 +2,11 @@
 # Host entry points. The module sources are described in Kbuild; everything
 # that needs a VM, the test kernel or Debian packages lives in tools/.
 
-# Headers of the running kernel if installed, else the newest Debian ones:
-# the build machine may run a kernel without headers (any uname -r).
+# Headers of the running kernel if installed, else the newest Debian ones
+# of the stock flavour (N-amd64, not N-rt-amd64): the build machine may run
+# a kernel without headers (any uname -r).
 KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build), \
-	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1))
+	$(shell ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -n1))
 
 .PHONY: all modules clean demo check bench lint deps
 

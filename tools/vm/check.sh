@@ -268,7 +268,7 @@ main() {
 		lane stock "${rest[@]}" &
 		wait
 	else
-		lane all "${dbg[@]}" "${rest[@]}"
+		(lane all "${dbg[@]}" "${rest[@]}")
 	fi
 	for l in "$BUILD"/logs/lane-*.counts; do
 		[ -e "$l" ] || continue
