@@ -63,6 +63,7 @@ static DEFINE_MUTEX(sim_fault_mutex);
 
 static bool sim_fault_on(const struct sim_fault *f, unsigned int kind, int pkg)
 {
+	/* Pairs with the release in sim_fault_write(): the rule is whole. */
 	return smp_load_acquire(&f->armed) && f->kind == kind && f->pkg == pkg;
 }
 
@@ -88,6 +89,7 @@ bool sim_fault_msr(int pkg, u32 msr, bool write)
 	for (i = 0; i < SIM_NR_FAULTS; i++) {
 		struct sim_fault *f = &sim_faults[i];
 
+		/* Pairs with the release in sim_fault_write(). */
 		if (!smp_load_acquire(&f->armed) || f->pkg != pkg ||
 		    msr < f->lo || msr > f->hi)
 			continue;
@@ -201,7 +203,8 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 		return -EINVAL;
 	memset(f, 0, sizeof(*f));
 	f->kind = k;
-	f->reads = f->writes = true;
+	f->reads = true;
+	f->writes = true;
 	f->count = 1;
 	atomic_set(&f->countdown, 1);
 	while ((word = strsep(&line, " \t"))) {
@@ -297,6 +300,7 @@ static ssize_t sim_fault_write(struct file *file, const char __user *ubuf,
 	}
 	/* A slot unarmed since the last clear has no reader left. */
 	sim_faults[i] = f;
+	/* The rule's fields before its flag: lookups take no lock. */
 	smp_store_release(&sim_faults[i].armed, true);
 	if (f.kind == SIM_FAULT_STOP)
 		sim_fault_stop(&sim_faults[i], true);
