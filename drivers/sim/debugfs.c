@@ -605,6 +605,12 @@ static int sim_part_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_part);
 
+static int sim_audit_show(struct seq_file *m, void *v)
+{
+	return sim_model->audit(m);
+}
+DEFINE_SHOW_ATTRIBUTE(sim_audit);
+
 /* Every model's files: sim time and which part it is; then its own. */
 void sim_debugfs_init(void)
 {
@@ -613,6 +619,9 @@ void sim_debugfs_init(void)
 	debugfs_create_file("part", 0400, sim_dir, NULL, &sim_part_fops);
 	sim_fault_debugfs_init(sim_dir);
 	sim_model->debugfs_init(sim_dir);
+	if (sim_model->audit)
+		debugfs_create_file("audit", 0400, sim_dir, NULL,
+				    &sim_audit_fops);
 }
 
 void sim_debugfs_exit(void)

@@ -543,6 +543,50 @@ static const struct file_operations k8_reset_stats_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * What the driver left behind: a core's counter with EN or INT. The NB
+ * slots keep the last NB selector written, EN or not, so they are not
+ * leftovers. Writes of bits nobody may set include NB events of two
+ * cores put on one counter index (nb_clobbers).
+ */
+static int k8_audit(struct seq_file *m)
+{
+	u64 rsvd = 0, faults = 0;
+	unsigned int i, j, c, n = 0;
+	struct k8_node *snap;
+	unsigned long flags;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		struct sim_socket *s = &sim_sockets[i];
+
+		sim_lock(s, &flags);
+		*snap = *k8_node_of(s);
+		sim_unlock(s, flags);
+		rsvd += snap->stats.rsvd_writes + snap->stats.nb_clobbers;
+		faults += snap->stats.faults;
+		for (j = 0; j < k8_nodes[i].nr_cores; j++) {
+			for (c = 0; c < K8_NR_CTRS; c++) {
+				u64 sel = snap->core[j].ctr[c].sel;
+
+				if (!(sel & (K8_SEL_EN | K8_SEL_INT)))
+					continue;
+				seq_printf(m, "pkg%u cpu%u ctr%u sel=0x%016llx%s%s\n",
+					   i, k8_nodes[i].cpu[j], c, sel,
+					   sel & K8_SEL_EN ? " enabled" : "",
+					   sel & K8_SEL_INT ? " int" : "");
+				n++;
+			}
+		}
+	}
+	kfree(snap);
+	seq_printf(m, "leftovers %u rsvd_writes %llu faults %llu\n", n, rsvd,
+		   faults);
+	return 0;
+}
+
 static void k8_debugfs_init(struct dentry *dir)
 {
 	sim_debugfs_cmd_files(dir, k8_files, ARRAY_SIZE(k8_files));
@@ -564,4 +608,5 @@ const struct sim_model sim_k8_model = {
 	.pmi_wanted	= k8_pmi_wanted,
 	.pmi_due	= k8_pmi_due,
 	.pmi_take	= k8_pmi_take,
+	.audit		= k8_audit,
 };

@@ -658,6 +658,142 @@ static const struct file_operations nhmex_reset_stats_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* ---- audit: what the driver left behind ---------------------------------- */
+
+/* One leftover line if @val is not 0. */
+static unsigned int nhmex_audit_reg(struct seq_file *m, unsigned int pkg,
+				    const char *where, const char *reg, u64 val)
+{
+	if (!val)
+		return 0;
+	seq_printf(m, "pkg%u %s %s=0x%016llx\n", pkg, where, reg, val);
+	return 1;
+}
+
+static const char * const nhmex_mm_names[NHMEX_NR_MM] = {
+	[NHMEX_MM_CFG] = "mm_cfg", [NHMEX_MM_MATCH] = "match",
+	[NHMEX_MM_MASK] = "mask",
+};
+
+/* The timestamp is the M-Box's own; the rest are what events ask for. */
+static const char * const nhmex_sub_names[NHMEX_M_NR_SUB] = {
+	[NHMEX_M_DSP] = "dsp", [NHMEX_M_ISS] = "iss", [NHMEX_M_MAP] = "map",
+	[NHMEX_M_MSC_THR] = "thr", [NHMEX_M_PGT] = "pgt",
+	[NHMEX_M_PLD] = "pld", [NHMEX_M_ZDP] = "zdp",
+};
+
+/* Counters with en or pmi_en, then the box's match/mask and sub-controls. */
+static unsigned int nhmex_audit_box(struct seq_file *m,
+				    const struct nhmex_pkg *p,
+				    const struct nhmex_box *b)
+{
+	u64 en, pmi_en;
+	unsigned int i, n = 0;
+	char name[12];
+
+	if (nhmex_box_count(b->type) > 1)
+		snprintf(name, sizeof(name), "%s%u", nhmex_box_name(b->type),
+			 b->idx);
+	else
+		strscpy(name, nhmex_box_name(b->type), sizeof(name));
+	en = nhmex_ctl_en_bits(b->type, &pmi_en);
+	for (i = 0; i < b->nr_ctrs; i++) {
+		u64 ctl = b->ctr[i].ctl;
+
+		if (!(ctl & (en | pmi_en)))
+			continue;
+		seq_printf(m, "pkg%u %s ctr%u ctl=0x%016llx%s%s\n", p->id, name,
+			   i, ctl, ctl & en ? " enabled" : "",
+			   ctl & pmi_en ? " pmi_en" : "");
+		n++;
+	}
+	if (b->type == NHMEX_BBOX || b->type == NHMEX_SBOX ||
+	    b->type == NHMEX_MBOX) {
+		/* The B-Box has no MM_CFG. */
+		for (i = b->type == NHMEX_BBOX; i < NHMEX_NR_MM; i++)
+			n += nhmex_audit_reg(m, p->id, name, nhmex_mm_names[i],
+					     b->mm[i]);
+	}
+	if (b->type == NHMEX_MBOX)
+		for (i = 0; i < NHMEX_M_NR_SUB; i++)
+			if (nhmex_sub_names[i])
+				n += nhmex_audit_reg(m, p->id, name,
+						     nhmex_sub_names[i],
+						     b->sub[i]);
+	return n;
+}
+
+static unsigned int nhmex_audit_pkg(struct seq_file *m, struct nhmex_pkg *p)
+{
+	enum nhmex_box_type t;
+	unsigned int i, j, n = 0;
+	char where[8];
+
+	if (p->pmi_owed || p->freeze_pending || p->frozen ||
+	    (p->u_status & NHMEX_U_GSTS_PMI)) {
+		seq_printf(m, "pkg%u global status=0x%08x frozen=%d freeze_pending=%d pmi_owed=%d\n",
+			   p->id, nhmex_u_status(p), p->frozen,
+			   p->freeze_pending, p->pmi_owed);
+		n++;
+	}
+	for (t = 0; t < NHMEX_NR_BOX_TYPES; t++)
+		for (i = 0; i < nhmex_box_count(t); i++)
+			n += nhmex_audit_box(m, p, nhmex_box(p, t, i));
+	if (p->wfixed.ctl & NHMEX_W_FIXED_CTL_EN) {
+		seq_printf(m, "pkg%u wbox fixed ctl=0x%016llx enabled\n", p->id,
+			   p->wfixed.ctl);
+		n++;
+	}
+	for (i = 0; i < NHMEX_NR_RPORTS; i++) {
+		const struct nhmex_rport *rp = &p->rport[i];
+		char reg[12];
+
+		snprintf(where, sizeof(where), "rport%u", i);
+		n += nhmex_audit_reg(m, p->id, where, "iperf0", rp->iperf[0]);
+		n += nhmex_audit_reg(m, p->id, where, "iperf1", rp->iperf[1]);
+		n += nhmex_audit_reg(m, p->id, where, "qlx", rp->qlx);
+		for (j = 0; j < NHMEX_R_NR_XBR * NHMEX_NR_MM; j++) {
+			snprintf(reg, sizeof(reg), "xbr%u_%s",
+				 j / NHMEX_NR_MM + 1,
+				 nhmex_mm_names[j % NHMEX_NR_MM]);
+			n += nhmex_audit_reg(m, p->id, where, reg,
+					     rp->xbr[j / NHMEX_NR_MM][j % NHMEX_NR_MM]);
+		}
+	}
+	return n;
+}
+
+/*
+ * Reserved-bit writes include R controls with an illegal ev_sel; faults
+ * include S MATCH/MASK writes the part refuses (gp_mm).
+ */
+static int nhmex_audit(struct seq_file *m)
+{
+	u64 rsvd = 0, faults = 0;
+	struct nhmex_pkg *snap;
+	unsigned int i, n = 0;
+	unsigned long flags;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	for (i = 0; i < sim_nr_pkgs; i++) {
+		struct sim_socket *s = &sim_sockets[i];
+
+		sim_lock(s, &flags);
+		nhmex_advance(nhmex_pkg_of(s), sim_clock_now());
+		*snap = *nhmex_pkg_of(s);
+		sim_unlock(s, flags);
+		n += nhmex_audit_pkg(m, snap);
+		rsvd += snap->stats.rsvd_writes + snap->stats.illegal_sel;
+		faults += snap->stats.faults + snap->stats.gp_mm;
+	}
+	kfree(snap);
+	seq_printf(m, "leftovers %u rsvd_writes %llu faults %llu\n", n, rsvd,
+		   faults);
+	return 0;
+}
+
 static void nhmex_debugfs_init(struct dentry *dir)
 {
 	sim_debugfs_cmd_files(dir, nhmex_files, ARRAY_SIZE(nhmex_files));
@@ -681,4 +817,5 @@ const struct sim_model sim_nhmex_model = {
 	.pmi_wanted	= nhmex_pmi_wanted,
 	.pmi_due	= nhmex_pmi_due,
 	.pmi_take	= nhmex_pmi_take,
+	.audit		= nhmex_audit,
 };

@@ -364,6 +364,7 @@ int nhmex_reg_access(struct nhmex_pkg *p, u64 now_ns, u32 msr, u64 *val,
 unsigned int nhmex_box_count(enum nhmex_box_type type);
 unsigned int nhmex_box_nr_ctrs(enum nhmex_box_type type);
 const char *nhmex_box_name(enum nhmex_box_type type);
+u64 nhmex_ctl_en_bits(enum nhmex_box_type type, u64 *pmi_en);
 struct nhmex_box *nhmex_box(struct nhmex_pkg *p, enum nhmex_box_type type,
 			    unsigned int idx);
 bool nhmex_ctr_counting(const struct nhmex_pkg *p,

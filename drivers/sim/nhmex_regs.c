@@ -268,6 +268,19 @@ unsigned int nhmex_box_nr_ctrs(enum nhmex_box_type type)
 	return type < NHMEX_NR_BOX_TYPES ? nhmex_types[type].nr_ctrs : 0;
 }
 
+/**
+ * nhmex_ctl_en_bits() - where a kind of box's counter controls hold en
+ * @type: kind of box
+ * @pmi_en: set to the pmi_en bit
+ *
+ * Return: the en bit.
+ */
+u64 nhmex_ctl_en_bits(enum nhmex_box_type type, u64 *pmi_en)
+{
+	*pmi_en = nhmex_ctl_layouts[type].pmi_en;
+	return nhmex_ctl_layouts[type].en;
+}
+
 const char *nhmex_box_name(enum nhmex_box_type type)
 {
 	return type < NHMEX_NR_BOX_TYPES ? nhmex_types[type].name : "?";

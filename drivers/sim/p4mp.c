@@ -266,6 +266,45 @@ static int p4mp_state_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(p4mp_state);
 
+/*
+ * What the driver left behind: a counter that counts (a slot's control
+ * half not 0, CNTR7 with CTL6's enable bit). The model has no reserved
+ * bits; faults are accesses to MSRs the part does not have.
+ */
+static int p4mp_audit(struct seq_file *m)
+{
+	unsigned int pkg, i, u, n = 0;
+	u64 faults = 0;
+
+	for (pkg = 0; pkg < sim_nr_pkgs; pkg++) {
+		struct p4mp_pkg *p = &p4mp_pkgs[pkg];
+		struct p4mp_pkg snap;
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&p->lock, flags);
+		p4mp_advance(p, sim_clock_now());
+		snap = *p;
+		raw_spin_unlock_irqrestore(&p->lock, flags);
+
+		faults += snap.faults;
+		for (u = 0; u < ARRAY_SIZE(p4mp_units); u++) {
+			for (i = 0; i < p4mp_units[u].n; i++) {
+				unsigned int r = p4mp_units[u].first + i;
+
+				if (!p4mp_counting(&snap, r))
+					continue;
+				seq_printf(m, "pkg%u %s%u msr=0x%x val=0x%016llx ctl6=0x%016llx enabled\n",
+					   pkg, p4mp_units[u].name, i,
+					   P4MP_MSR_FIRST + r, snap.reg[r],
+					   snap.reg[P4MP_CTL6]);
+				n++;
+			}
+		}
+	}
+	seq_printf(m, "leftovers %u rsvd_writes 0 faults %llu\n", n, faults);
+	return 0;
+}
+
 static void p4mp_debugfs_init(struct dentry *dir)
 {
 	sim_debugfs_cmd_files(dir, p4mp_files, ARRAY_SIZE(p4mp_files));
@@ -281,4 +320,5 @@ const struct sim_model sim_p4mp_model = {
 	.exit		= p4mp_exit,
 	.access		= p4mp_access,
 	.debugfs_init	= p4mp_debugfs_init,
+	.audit		= p4mp_audit,
 };

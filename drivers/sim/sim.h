@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 struct dentry;
+struct seq_file;
 
 #define SIM_MAX_PKGS		8
 #define SIM_NR_CBO		24
@@ -514,6 +515,13 @@ unsigned int sim_pci_gsts_bit(const struct sim_box *box);
  *	the PMI owed, if any. Return true, with the cores it goes to (bit n:
  *	core ID n) in *@cores and in *@wake whether a core that is idle gets
  *	it too; false if none is owed.
+ * @audit: for debugfs "audit": print what the driver left behind, one line
+ *	per leftover (a counter enabled or with its overflow interrupt on, a
+ *	filter or match register not 0, an overflow not handled), then
+ *	"leftovers N rsvd_writes R faults F" (R and F: the model's counts of
+ *	writes of bits nobody may set and of faulting accesses since load).
+ *	Takes each package's lock as the state dump does. 0 or -ENOMEM;
+ *	NULL for none.
  *
  * A model whose packages deliver PMIs locks them with sim_lock(), calls
  * sim_pmi_init() from @init and sim_pmi_exit() from @exit, and provides
@@ -536,6 +544,7 @@ struct sim_model {
 	u64 (*pmi_due)(struct sim_socket *s, u64 now);
 	bool (*pmi_take)(struct sim_socket *s, u64 now, u32 *cores,
 			 bool *wake);
+	int (*audit)(struct seq_file *m);
 };
 
 extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model,
