@@ -150,9 +150,15 @@ static void aux_sharing(struct kunit *test)
 	/* Another byte is free to take any value. */
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, c, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2014ULL);
-	/* A byte nobody uses any more may be rewritten; the others stay. */
-	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
-	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
+	/* A byte still used by one event keeps its value: nothing to write. */
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice, &dirty);
+	KUNIT_EXPECT_EQ(test, dirty, 0x0ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2014ULL);
+	/* Its last user gone, it goes back to zero; the other byte stays. */
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice, &dirty);
+	KUNIT_EXPECT_EQ(test, dirty, 0x1ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2000ULL);
+	/* A byte nobody uses any more may be rewritten. */
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, b, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2015ULL);
 
@@ -184,8 +190,11 @@ static void aux_sharing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, c, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, st.ref[0][0], 2);
 	KUNIT_EXPECT_EQ(test, st.ref[1][0], 1);
-	uncore_aux_put(bdx_ha.aux, &st, &a->aux, a->aux_choice);
-	/* The address user stays; the opcode slot is free for b's value. */
+	uncore_aux_put(bdx_ha.aux, &st, &a->aux, a->aux_choice, &dirty);
+	/* The address user stays; the opcode slot is cleared, free for b's value. */
+	KUNIT_EXPECT_EQ(test, dirty, 0x10ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x23456000ULL);
+	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x0ULL);
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, b, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, dirty, 0x10ULL);
 	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x6ULL);
@@ -261,8 +270,11 @@ static void aux_alternatives(struct kunit *test)
 	st.ref[1][0] = 0;
 	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, d, ca, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, dirty, 0x11ULL);
-	uncore_aux_put(halves, &st, d, ca);
+	uncore_aux_put(halves, &st, d, ca, &dirty);
 	KUNIT_EXPECT_EQ(test, st.ref[0][0] + st.ref[0][1] + st.ref[1][0], 0);
+	/* Nothing left in use: every register written back to zero. */
+	KUNIT_EXPECT_EQ(test, dirty, 0x11ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0] | st.val[1][0], 0x0ULL);
 
 	/* No more requests or alternatives than the arrays hold. */
 	memset(d, 0, sizeof(*d));

@@ -113,6 +113,7 @@ if breadth; then
 fi
 
 # The driver never wrote a reserved bit or broke the BOX_CTL 17:16 rule.
+is "$(sim_leftovers)" 0 "every event closed: no filter or match register left set, no counter enabled"
 is "$(sim_violations)" 0 "no reserved-bit writes or BOX_CTL protocol violations"
 
 unload_modules

@@ -162,9 +162,13 @@ ok "refused uncore_ha_0/event=0x01,filter_opc=1/" "HA match value on an event th
 pstat "$out" -a -A -e 'uncore_qpi_0/event=0x138,match_mc=0xe,mask_mc=0xf,name=cto/' \
 	-- sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1c00 count=12'
 		sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1800 count=5'
-		sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1c00 tx=1 count=3'"
+		sim_inject 'pkg=0 box=qpi idx=0 event=0x138 pkt0=0x1c00 tx=1 count=3'
+		cat $SIM/state > /tmp/during"
+rx_mm() { sed -n 's/^pkg0 qpi0 .*rx_match=\([^ ]*\) rx_mask=\([^ ]*\).*/\1 \2/p' "$1"; }
 is "$(val_cpu "$out" "$c0" cto)" 12 "QPI CTO_COUNT counts only Rx packets the match/mask selects"
-is "$(sim_state | sed -n 's/^pkg0 qpi0 .*rx_match=\([^ ]*\) rx_mask=\([^ ]*\).*/\1 \2/p')" "0x00001c00,0x00000000 0x00001e00,0x00000000" "QPI Rx MATCH0/MASK0 programmed as asked"
+is "$(rx_mm /tmp/during)" "0x00001c00,0x00000000 0x00001e00,0x00000000" "QPI Rx MATCH0/MASK0 programmed as asked"
+sim_state >/tmp/after
+is "$(rx_mm /tmp/after)" "0x00000000,0x00000000 0x00000000,0x00000000" "and cleared once the event closed"
 ok "refused uncore_qpi_0/event=0x01,match_mc=1/" "QPI match on a non-CTO event refused"
 ok "refused uncore_qpi_0/event=0x138,match0=0x7/" "QPI match on reserved bits refused"
 is "$(sim_violations)" 0 "still no reserved bit written"

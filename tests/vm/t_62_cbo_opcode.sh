@@ -102,5 +102,6 @@ for p in $PKGS; do
 done
 is "$(notices)" 2 "two notices in all: filter_opc=0x182 added none"
 
+is "$(sim_leftovers)" 0 "every event closed: no filter or match register left set, no counter enabled"
 is "$(sim_violations)" 0 "no reserved-bit writes or BOX_CTL protocol violations"
 unload_modules

@@ -123,6 +123,16 @@ sim_violations() {
 		awk '{ s += $1 + $2 } END { print s + 0 }'
 }
 
+# sim_leftovers: what the simulator's audit finds the driver left behind
+# (Documentation/simulator.rst, "audit"): counters enabled or with their
+# overflow interrupt on, filter and match registers set. 0 once every event
+# is closed; the audit's lines are printed as diagnostics otherwise.
+sim_leftovers() {
+	_n=$(tail -n 1 "$SIM/audit" | awk '{ for (i = 1; i < NF; i++) if ($i == "leftovers") print $(i + 1) }')
+	[ "$_n" = 0 ] || head -n 20 "$SIM/audit" | sed 's/^/# /' >&2
+	echo "$_n"
+}
+
 # BOX_STATUS of box $2 (e.g. cbox0, pcu) in package $1, as a number.
 sim_box_status() { printf '%d' "$(sim_state | sed -n "s/^pkg$1 $2 status=\(0x[0-9a-f]*\).*/\1/p")"; }
 

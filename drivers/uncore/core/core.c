@@ -1664,11 +1664,16 @@ static void uncore_put_aux(struct uncore_box *box, struct perf_event *event)
 	const struct uncore_type *type = box->pmu->type;
 	struct uncore_event *ue = to_uevent(event);
 	unsigned long flags;
+	u64 dirty;
 
 	if (!ue->aux.nreq)
 		return;
 	raw_spin_lock_irqsave(&box->aux.lock, flags);
-	uncore_aux_put(type->aux, &box->aux.st, &ue->aux, ue->aux_choice);
+	uncore_aux_put(type->aux, &box->aux.st, &ue->aux, ue->aux_choice,
+		       &dirty);
+	/* A removed device takes no write; its state goes with it. */
+	if (!box->dead)
+		uncore_aux_write(box, dirty);
 	raw_spin_unlock_irqrestore(&box->aux.lock, flags);
 	event->hw.config &= ~ue->aux_ctl;
 	ue->aux_ctl = 0;

@@ -198,21 +198,37 @@ int uncore_aux_get(const struct uncore_aux_slot *slots,
  * @st: what the box's slots hold
  * @need: what the event needed
  * @choice: the alternatives it was granted
+ * @dirty: set to the registers whose values changed, as for
+ *	uncore_aux_get(), which the caller writes to the hardware
  *
- * The registers keep their values: a later user rewrites what it needs.
+ * A field its last user gives back goes to zero, the value the core gives
+ * every field at box init: a filter or match left set would apply to the
+ * next agent's events (another driver, a tool writing MSRs), and some
+ * registers refuse writes while one is set (NHM-EX S-Box MM_CFG[63]).
  */
 void uncore_aux_put(const struct uncore_aux_slot *slots,
 		    struct uncore_aux_state *st,
-		    const struct uncore_aux_need *need, const u8 *choice)
+		    const struct uncore_aux_need *need, const u8 *choice,
+		    u64 *dirty)
 {
-	int i, f;
+	int i, f, r;
 
+	*dirty = 0;
 	for (i = 0; i < need->nreq; i++) {
 		const struct uncore_aux_alt *alt = &need->req[i].alt[choice[i]];
+		const struct uncore_aux_slot *slot = &slots[alt->slot];
+		u64 *val = st->val[alt->slot];
 
-		for (f = 0; f < slots[alt->slot].nfields; f++)
-			if (alt->fields & BIT(f))
-				st->ref[alt->slot][f]--;
+		for (f = 0; f < slot->nfields; f++) {
+			if (!(alt->fields & BIT(f)) || --st->ref[alt->slot][f])
+				continue;
+			for (r = 0; r < slot->nregs; r++) {
+				if (!(val[r] & slot->field[f][r]))
+					continue;
+				val[r] &= ~slot->field[f][r];
+				*dirty |= BIT_ULL(alt->slot * UNCORE_AUX_REGS + r);
+			}
+		}
 	}
 }
 

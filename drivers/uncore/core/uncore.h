@@ -643,7 +643,8 @@ int uncore_aux_get(const struct uncore_aux_slot *slots,
 		   u8 *choice, u64 *dirty);
 void uncore_aux_put(const struct uncore_aux_slot *slots,
 		    struct uncore_aux_state *st,
-		    const struct uncore_aux_need *need, const u8 *choice);
+		    const struct uncore_aux_need *need, const u8 *choice,
+		    u64 *dirty);
 struct uncore_aux_alt *uncore_aux_request(struct uncore_aux_need *need,
 					  int slot, u32 fields);
 struct uncore_aux_alt *uncore_aux_alternative(struct uncore_aux_need *need,

@@ -116,5 +116,6 @@ run "uncore_mbox_0/inc_sel=0xb,thr=0x1,filter_cfg_en=1,filter_match=0x1234,filte
 	"box=mbox idx=0 sel=0xb pld=0x1 addr=0x1230 count=67" "box=mbox idx=0 sel=0xb pld=0x1 addr=0x1244 count=71"
 is "$(v ma)" 67 "mbox PLD with address match: 0x1230 matches 0x1234 under mask 0xf, 0x1244 does not"
 
+is "$(sim_leftovers)" 0 "every event closed: no filter or match register left set, no counter enabled"
 is "$(nh_bad_writes)" 0 "no reserved bit written, no faulting access, no #GP'd match write"
 unload_modules
