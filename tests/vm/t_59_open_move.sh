@@ -57,5 +57,25 @@ echo 1 >/sys/devices/system/cpu/cpu"$x"/online
 diag "reading CPU of package 1 moved from $x to $y"
 grep -v "^#" "$out" | sed 's/^/# /'
 is "$(val_total "$out" cbo)" 800 "300 on package 0 and 500 on package 1: the held event moved with its package"
+
+# A group member opened during the move. perf calls its event_init with
+# the leader's context mutex held, and the move's
+# perf_pmu_migrate_context() takes that mutex: a member that waited for
+# the move hung the offline, and every cpus_read_lock() behind it (found
+# by the fuzzer, Documentation/fuzzing.rst). groupmove (tests/vm/
+# groupmove.c) holds a single event's open so that the move waits, opens
+# the member into a counting leader's group once debugfs shows the
+# package moving, and gives up after its time limit. The member goes
+# where its leader is, and moves with it.
+x=$(tr ',' '\n' <"$PMUS/uncore_cbox_$cbo/cpumask" | tail -n1)
+got=$(/tests/groupmove "uncore_cbox_$cbo" 0x0835 0x0836 "$x" $((60 * UNCORE_TIMEOUT_SCALE)) -- \
+	sh -c ". /tests/lib.sh; sim_inject 'pkg=1 box=cbox idx=$cbo event=0x35 umask=0x08 count=300' &&
+	       sim_inject 'pkg=1 box=cbox idx=$cbo event=0x36 umask=0x08 count=500'")
+echo 0 >$D/open_delay_ms
+is "$got" "leader=300 member=500 single=300" \
+	"a member opened into its group while the package moved: no deadlock, and it moved with its leader"
+ok "! dmesg | grep -q 'was not installed in'" "the move did not give up waiting for an open"
+echo 1 >/sys/devices/system/cpu/cpu"$x"/online
+
 is "$(sim_violations)" 0 "no reserved bit written"
 unload_modules

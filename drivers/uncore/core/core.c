@@ -2210,6 +2210,59 @@ static bool uncore_prune_opens(struct perf_event *event, int cpu)
 	return busy;
 }
 
+/*
+ * In event_init, before it looks at package @pkg's reading CPU: wait for
+ * the package's move (uncore_pkg_move()) to end. A group member does not
+ * wait: perf_try_init_event() holds its leader's context mutex around
+ * event_init, and perf_pmu_migrate_context() takes the mutex of every
+ * context of the package on the old CPU, the leader's among them. The two
+ * would wait for each other, and every cpus_read_lock() behind the hotplug
+ * with them. uncore_move_cpu() gives a member its CPU during a move.
+ *
+ * Return: 0, or -EINTR if the task was killed while it waited.
+ */
+static int uncore_wait_move(struct perf_event *event, int pkg)
+{
+	if (event->group_leader != event)
+		return 0;
+	if (wait_event_killable(uncore_move_wq,
+				!READ_ONCE(uncore_pkgs[pkg].moving)))
+		return -EINTR;
+	return 0;
+}
+
+/*
+ * The CPU an event of @box goes to, uncore_open_lock held. Outside a move,
+ * the box's reading CPU. During one, only a group member gets here
+ * (uncore_wait_move()): its leader's CPU, if the leader is in a context of
+ * this pmu; the mutex perf holds keeps the leader there, in the old CPU's
+ * context or the new one's. perf refuses a member on any other CPU, and
+ * the move takes the member along if it lands on the old CPU
+ * (uncore_wait_opens(), or perf_pmu_migrate_context() once perf installed
+ * it). A leader of another context has no CPU to offer: -EBUSY, for an
+ * open that raced a hotplug.
+ *
+ * Return: the CPU; -EAGAIN for an event that must wait for the move,
+ * -ENODEV if the package has no CPU online, -EBUSY as above.
+ */
+static int uncore_move_cpu(struct uncore_box *box, struct perf_event *event,
+			   int pkg)
+{
+	struct perf_event *leader = event->group_leader;
+
+	lockdep_assert_held(&uncore_open_lock);
+	if (!uncore_pkgs[pkg].moving) {
+		int cpu = READ_ONCE(box->cpu);
+
+		return cpu < 0 ? -ENODEV : cpu;
+	}
+	if (leader == event)
+		return -EAGAIN;
+	if (leader->ctx && leader->ctx->pmu == event->pmu)
+		return leader->cpu;
+	return -EBUSY;
+}
+
 /* How long a move waits for opens that chose its old CPU. */
 #define UNCORE_OPEN_WAIT_MS	5000
 
@@ -2305,25 +2358,25 @@ static int uncore_forward_init(struct uncore_pmu *upmu,
 	/* As for an event of our own, but nothing to wait for after it. */
 	pkg = topology_logical_package_id(event->cpu);
 again:
-	if (wait_event_killable(uncore_move_wq,
-				!READ_ONCE(uncore_pkgs[pkg].moving)))
-		return -EINTR;
+	err = uncore_wait_move(event, pkg);
+	if (err)
+		return err;
 	mutex_lock(&uncore_box_mutex);
 	box = upmu->boxes[pkg];
 	spin_lock(&uncore_open_lock);
-	if (uncore_pkgs[pkg].moving) {
+	cpu = box ? uncore_move_cpu(box, event, pkg) : -ENODEV;
+	if (cpu == -EAGAIN) {
 		spin_unlock(&uncore_open_lock);
 		mutex_unlock(&uncore_box_mutex);
 		goto again;
 	}
 	/* The note of a move (uncore_pkg_move()) counts it, or comes later. */
-	cpu = box ? READ_ONCE(box->cpu) : -1;
 	if (cpu >= 0)
 		atomic_inc(&box->forwarded);
 	spin_unlock(&uncore_open_lock);
 	mutex_unlock(&uncore_box_mutex);
 	if (cpu < 0)
-		return -ENODEV;
+		return cpu;
 	/* Counted once per package, on the CPU its cpumask names. */
 	event->cpu = cpu;
 	err = upmu->type->forward(upmu->type, event);
@@ -2336,7 +2389,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	struct uncore_open *open;
 	struct uncore_event *ue;
 	struct uncore_box *box;
-	int err, pkg;
+	int err, pkg, cpu;
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
@@ -2376,11 +2429,9 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	 * be read on is not known: wait for the move to end.
 	 */
 again:
-	if (wait_event_killable(uncore_move_wq,
-				!READ_ONCE(uncore_pkgs[pkg].moving))) {
-		err = -EINTR;
+	err = uncore_wait_move(event, pkg);
+	if (err)
 		goto free;
-	}
 	mutex_lock(&uncore_box_mutex);
 	box = upmu->boxes[pkg];
 	if (!box || READ_ONCE(box->cpu) < 0) {
@@ -2391,13 +2442,19 @@ again:
 	if (err)
 		goto out;
 	spin_lock(&uncore_open_lock);
-	if (uncore_pkgs[pkg].moving) {
+	/* Every event of a package is handled on its reading CPU. */
+	cpu = uncore_move_cpu(box, event, pkg);
+	if (cpu == -EAGAIN) {
 		spin_unlock(&uncore_open_lock);
 		mutex_unlock(&uncore_box_mutex);
 		goto again;
 	}
-	/* Every event of a package is handled on its reading CPU. */
-	event->cpu = box->cpu;
+	if (cpu < 0) {
+		spin_unlock(&uncore_open_lock);
+		err = cpu;
+		goto out;
+	}
+	event->cpu = cpu;
 	open->event = event;
 	open->cpu = event->cpu;
 	list_add(&open->node, &uncore_opens);
@@ -2762,8 +2819,13 @@ static int uncore_opens_show(struct seq_file *m, void *v)
 {
 	struct uncore_open *o;
 
+	int pkg;
+
 	seq_puts(m, "# cpu pmu\n");
 	spin_lock(&uncore_open_lock);
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		if (uncore_pkgs[pkg].moving)
+			seq_printf(m, "# package %d moving\n", pkg);
 	list_for_each_entry(o, &uncore_opens, node) {
 		if (!READ_ONCE(o->event->ctx))
 			seq_printf(m, "%d %s\n", o->cpu,
