@@ -704,9 +704,11 @@ MODULE_PARM_DESC(max_cpu_percent,
  * @total: time in passes so far
  * @passes: passes so far
  *
- * A pass is one run of a box's poll timer or of the PMI handler's
- * irq_work, on the reading CPU in hardirq context; the two do not nest.
- * Touched on its own CPU only, with IRQs off.
+ * A pass is one run of a box's poll timer, of the PMI handler's irq_work,
+ * or of the resume of the PMI path at the end of a move
+ * (uncore_pkg_pmi_resume()), on the reading CPU with IRQs off; none nests
+ * in another. Every sample is emitted inside one. Touched on its own CPU
+ * only, with IRQs off.
  */
 struct uncore_cpu_budget {
 	u64 window;
@@ -1004,6 +1006,12 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 	HLIST_HEAD(head);
 	int rctx;
 
+	/*
+	 * Only a pass's time budget bounds what a burst of owed periods costs
+	 * (uncore_drop_sample()): a sample emitted outside one can keep IRQs
+	 * off for as long as the periods last.
+	 */
+	WARN_ON_ONCE(!this_cpu_read(uncore_budget.pass));
 	rcu_read_lock();
 	hlist_add_head_rcu(&event->hlist_entry, &head);
 	for (; n && !throttle; n--) {
@@ -2945,8 +2953,15 @@ static void uncore_pkg_pmi_resume(void *info)
 			    !uncore_counter_interrupts(event))
 				continue;
 			if (running) {
-				if (!regs)
+				/*
+				 * A pass, as for the box's timer: only its
+				 * time budget bounds the periods a slow
+				 * machine owes, the count throttle does not.
+				 */
+				if (!regs) {
+					uncore_pass_begin();
 					regs = uncore_timer_regs(&caller);
+				}
 				uncore_event_update(box, event);
 				uncore_sample(box, event, regs, &running);
 			}
@@ -2960,6 +2975,8 @@ static void uncore_pkg_pmi_resume(void *info)
 		}
 		uncore_set_poll_period(box);
 	}
+	if (regs)
+		uncore_pass_end();
 }
 
 /*
