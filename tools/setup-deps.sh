@@ -3,6 +3,8 @@
 # Idempotent and quick: dpkg-query decides, apt runs only when something is
 # missing, so `make check` can call this every time.
 set -euo pipefail
+# shellcheck source=vm/common.sh
+. "$(dirname "$0")/vm/common.sh"
 
 pkgs=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
@@ -19,14 +21,47 @@ missing_pkgs() {
 	done
 }
 
-mapfile -t missing < <(missing_pkgs)
-[ "${#missing[@]}" -eq 0 ] && exit 0
+# rt_pkgs RT-VERSION: the packages of Debian's PREEMPT_RT build of the
+# stock kernel's ABI (6.1.0-N-rt-amd64 beside 6.1.0-N-amd64: the same
+# source and patches, so the rt guest differs from the stock one by the
+# preemption model only), or, if the archive no longer has that ABI, the
+# metapackages' newest one. Installed like the stock image: its hooks only
+# build an initrd no one boots and move the /vmlinuz symlinks, which
+# nothing here uses (the guests are given their kernel, there is no boot
+# loader to update).
+rt_pkgs() {
+	local v=$1
+	if [ -n "$(apt-cache show "linux-image-$v" 2>/dev/null)" ]; then
+		echo "linux-image-$v linux-headers-$v"
+	else
+		echo "linux-image-rt-amd64 linux-headers-rt-amd64"
+	fi
+}
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "setup-deps: missing ${missing[*]}; run as root (apt-get install)" >&2
-	exit 1
+install_missing() {
+	mapfile -t missing < <(missing_pkgs)
+	[ "${#missing[@]}" -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup-deps: missing ${missing[*]}; run as root (apt-get install)" >&2
+		exit 1
+	fi
+	echo "setup-deps: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	[ "$updated" = 1 ] || apt-get update -q >&2
+	updated=1
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+}
+
+updated=0
+install_missing
+# The rt kernel follows the stock one: once that is installed, and only
+# when its rt twin is not (the package lists are fresh before choosing).
+v=$(stock_version 2>/dev/null) || exit 0
+rt=${v%-amd64}-rt-amd64
+[ -f "/usr/src/linux-headers-$rt/Makefile" ] && [ -f "/boot/vmlinuz-$rt" ] && exit 0
+if [ "$(id -u)" -eq 0 ] && [ "$updated" = 0 ]; then
+	apt-get update -q >&2
+	updated=1
 fi
-echo "setup-deps: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >&2
-apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+read -r -a pkgs <<<"$(rt_pkgs "$rt")"
+install_missing
