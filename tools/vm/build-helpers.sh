@@ -12,3 +12,7 @@ for c in "$REPO"/tests/vm/*.c; do
 	log "helper ${c##*/}"
 	gcc -static -O2 -Wall -Wextra -o "$BUILD/helpers/$(basename "$c" .c)" "$c"
 done
+# The uncore fuzzer (tests/fuzz/, Documentation/fuzzing.rst): one program
+# of several files, with threads.
+log "helper uncore_fuzz"
+gcc -static -O2 -Wall -Wextra -pthread -o "$BUILD/helpers/uncore_fuzz" "$REPO"/tests/fuzz/*.c

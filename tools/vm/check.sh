@@ -35,7 +35,7 @@ DEBUG_TOPO=${UNCORE_DEBUG_TOPO:-2:0,19}
 # package) and which boxes each has: the sysfs, counting and PCI tests.
 # Unbinding (t_27) and PMI routing (t_55) are per package, and the stock
 # guest's two already run them.
-KERNELS=${UNCORE_KERNELS:-stock stock8 stocksmt rt p4mp nhmex2 nhmex4 k8e k8f k8d refuse debug}
+KERNELS=${UNCORE_KERNELS:-stock stock8 stocksmt rt p4mp nhmex2 nhmex4 k8e k8f k8d refuse debug debugfuzznh debugfuzzp4 debugfuzzk8}
 MULTI_TESTS=${UNCORE_MULTI_TESTS:-t_10,t_20,t_25}
 # rt: Debian's PREEMPT_RT build of the stock kernel (rt_guest()).
 RT_TESTS=${UNCORE_RT_TESTS:-t_20,t_27,t_28,t_35,t_36,t_47,t_48,t_50,t_57,t_58,t_59,t_92}
@@ -193,6 +193,16 @@ DEBUGNH_TESTS=${UNCORE_DEBUGNH_TESTS:-t_30,t_40}
 # and hotplug under KASAN and lockdep. Not in the default list, to keep
 # `make check` in its budget; `UNCORE_KERNELS=debugk8 make check` runs it.
 
+# debugfuzznh, debugfuzzp4, debugfuzzk8: the uncore fuzzer (t_95) alone on
+# the debug kernel as the Xeon 7500 (debugnh's shape), the Xeon MP and the
+# K8 rev E, for FUZZ_SECONDS: about 3 minutes each with the boot and the
+# leak scans; the debug guest runs it (60 s) as the Broadwell with its
+# other tests. UNCORE_FUZZ_SEED=N sets the seed (default: the guest's
+# date). Documentation/fuzzing.rst.
+FUZZ_SECONDS=${UNCORE_FUZZ_SECONDS:-45}
+FUZZ_ARGS=("uncore.tests=t_95" "uncore.fuzz_seconds=$FUZZ_SECONDS")
+[ -z "${UNCORE_FUZZ_SEED:-}" ] || FUZZ_ARGS+=("uncore.fuzz_seed=$UNCORE_FUZZ_SEED")
+
 # debug_guest NAME TOPO KUNITDIR CMDLINE...: the debug kernel as guest NAME.
 debug_guest() {
 	local name=$1 topo=$2 kunit=$3 kdir
@@ -252,6 +262,10 @@ run_kernel() {
 	refuse) for p in $REFUSE_PARTS; do stock_guest "$p" "part=$p"; done ;;
 	debug) check_debug ;;
 	debugk8) debug_guest debugk8 part=k8e "" ;;
+	debugfuzznh) debug_guest debugfuzznh "part=nhmex:$DEBUGNH_TOPO" "" "${FUZZ_ARGS[@]}" \
+		"uncore.pmu_args=$DEBUG_PMU_ARGS" ;;
+	debugfuzzp4) debug_guest debugfuzzp4 part=p4mp "" "${FUZZ_ARGS[@]}" ;;
+	debugfuzzk8) debug_guest debugfuzzk8 part=k8e "" "${FUZZ_ARGS[@]}" ;;
 	debugnh) debug_guest debugnh "part=nhmex:$DEBUGNH_TOPO" "" "uncore.tests=$DEBUGNH_TESTS" \
 		"uncore.pmu_args=$DEBUG_PMU_ARGS" ;;
 	*) die "unknown kernel '$1' in UNCORE_KERNELS" ;;
