@@ -387,32 +387,23 @@ static unsigned int sim_audit_pkg(struct seq_file *m, const struct sim_pkg *pkg)
  * Reserved-bit writes count BOX_CTL writes without bits 17:16 too; faults
  * are MSR accesses the part would #GP on.
  */
+static void sim_bdx_audit_pkg(struct seq_file *m, unsigned int p, void *snap,
+			      void *arg)
+{
+	const struct sim_pkg *pkg = snap;
+	struct sim_audit *a = arg;
+
+	a->leftovers += sim_audit_pkg(m, pkg);
+	a->rsvd_writes += pkg->stats.rsvd_writes + pkg->stats.boxctl_no_must1;
+	a->faults += pkg->stats.msr_faults;
+}
+
 static int sim_bdx_audit(struct seq_file *m)
 {
-	u64 rsvd = 0, faults = 0;
-	unsigned int p, n = 0;
-	struct sim_pkg *snap;
-	unsigned long flags;
+	struct sim_audit a = { };
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return -ENOMEM;
-	for (p = 0; p < sim_nr_pkgs; p++) {
-		struct sim_socket *s = &sim_sockets[p];
-		u64 now = sim_clock_now();
-
-		sim_lock(s, &flags);
-		sim_pkg_advance(&s->pkg, now);
-		*snap = s->pkg;
-		sim_unlock(s, flags);
-		n += sim_audit_pkg(m, snap);
-		rsvd += snap->stats.rsvd_writes + snap->stats.boxctl_no_must1;
-		faults += snap->stats.msr_faults;
-	}
-	kfree(snap);
-	seq_printf(m, "leftovers %u rsvd_writes %llu faults %llu\n", n, rsvd,
-		   faults);
-	return 0;
+	return sim_each_snapshot(m, sizeof(struct sim_pkg), sim_bdx_snapshot,
+				 sim_bdx_audit_pkg, &a) ?: sim_audit_end(m, &a);
 }
 
 const struct sim_model sim_bdx_model = {
@@ -424,6 +415,7 @@ const struct sim_model sim_bdx_model = {
 	.exit		= sim_bdx_exit,
 	.access		= sim_bdx_access,
 	.debugfs_init	= sim_bdx_debugfs_init,
+	.reset_stats	= sim_bdx_reset_stats,
 	.clock_moved	= sim_bdx_clock_moved,
 	.pmi_cores	= SIM_BDX_PMI_CORES,
 	.locked		= sim_bdx_locked,

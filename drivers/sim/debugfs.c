@@ -524,28 +524,29 @@ static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg,
 		sim_show_box(m, pkg, &pkg->r3qpi[i]);
 }
 
-/* Each package is brought up to date and copied, then printed unlocked. */
+/* Broadwell package @pkg, brought up to date, into @snap (a sim_pkg). */
+void sim_bdx_snapshot(unsigned int pkg, void *snap)
+{
+	struct sim_socket *s = &sim_sockets[pkg];
+	u64 now = sim_clock_now();
+	unsigned long flags;
+
+	sim_lock(s, &flags);
+	sim_pkg_advance(&s->pkg, now);
+	memcpy(snap, &s->pkg, sizeof(s->pkg));
+	sim_unlock(s, flags);
+}
+
+static void sim_state_pkg(struct seq_file *m, unsigned int pkg, void *snap,
+			  void *arg)
+{
+	sim_show_pkg(m, snap, &sim_sockets[pkg]);
+}
+
 static int sim_state_show(struct seq_file *m, void *v)
 {
-	struct sim_pkg *snap;
-	unsigned long flags;
-	unsigned int p;
-
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return -ENOMEM;
-	for (p = 0; p < sim_nr_pkgs; p++) {
-		struct sim_socket *s = &sim_sockets[p];
-		u64 now = sim_clock_now();
-
-		sim_lock(s, &flags);
-		sim_pkg_advance(&s->pkg, now);
-		*snap = s->pkg;
-		sim_unlock(s, flags);
-		sim_show_pkg(m, snap, s);
-	}
-	kfree(snap);
-	return 0;
+	return sim_each_snapshot(m, sizeof(struct sim_pkg), sim_bdx_snapshot,
+				 sim_state_pkg, NULL);
 }
 
 static int sim_state_open(struct inode *inode, struct file *file)
@@ -561,6 +562,7 @@ static const struct file_operations sim_state_fops = {
 	.release	= single_release,
 };
 
+/* Every package's statistics, the model's and its socket's, back to 0. */
 static ssize_t sim_reset_stats_write(struct file *file,
 				     const char __user *ubuf, size_t len,
 				     loff_t *ppos)
@@ -572,7 +574,7 @@ static ssize_t sim_reset_stats_write(struct file *file,
 		struct sim_socket *s = &sim_sockets[p];
 
 		sim_lock(s, &flags);
-		sim_pkg_reset_stats(&s->pkg);
+		sim_model->reset_stats(s);
 		sim_unlock(s, flags);
 		atomic64_set(&s->pmis_sent, 0);
 		atomic64_set(&s->pmis_dropped, 0);
@@ -589,13 +591,17 @@ static const struct file_operations sim_reset_stats_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* The Broadwell model's statistics (struct sim_model.reset_stats). */
+void sim_bdx_reset_stats(struct sim_socket *s)
+{
+	sim_pkg_reset_stats(&s->pkg);
+}
+
 /* The Broadwell model's command and state files. */
 void sim_bdx_debugfs_init(struct dentry *dir)
 {
 	sim_debugfs_cmd_files(dir, sim_bdx_files, ARRAY_SIZE(sim_bdx_files));
 	debugfs_create_file("state", 0400, dir, NULL, &sim_state_fops);
-	debugfs_create_file("reset_stats", 0200, dir, NULL,
-			    &sim_reset_stats_fops);
 }
 
 static int sim_part_show(struct seq_file *m, void *v)
@@ -611,6 +617,53 @@ static int sim_audit_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sim_audit);
 
+/**
+ * sim_each_snapshot() - print from a copy of each package's state
+ * @m: where to print
+ * @size: the size of one copy
+ * @take: copy package @pkg, brought up to date, into @snap under its lock
+ * @use: print from the copy, unlocked, with @arg
+ * @arg: for @use
+ *
+ * The state and audit files of every model: the machine waits for a copy
+ * only, never for the printing. In process context.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sim_each_snapshot(struct seq_file *m, size_t size,
+		      void (*take)(unsigned int pkg, void *snap),
+		      void (*use)(struct seq_file *m, unsigned int pkg,
+				  void *snap, void *arg),
+		      void *arg)
+{
+	unsigned int p;
+	void *snap;
+
+	snap = kmalloc(size, GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	for (p = 0; p < sim_nr_pkgs; p++) {
+		take(p, snap);
+		use(m, p, snap, arg);
+	}
+	kfree(snap);
+	return 0;
+}
+
+/**
+ * sim_audit_end() - the last line of debugfs "audit"
+ * @m: where to print
+ * @a: the totals over every package
+ *
+ * Return: 0, for a show function to return.
+ */
+int sim_audit_end(struct seq_file *m, const struct sim_audit *a)
+{
+	seq_printf(m, "leftovers %u rsvd_writes %llu faults %llu\n",
+		   a->leftovers, a->rsvd_writes, a->faults);
+	return 0;
+}
+
 /* Every model's files: sim time and which part it is; then its own. */
 void sim_debugfs_init(void)
 {
@@ -622,6 +675,9 @@ void sim_debugfs_init(void)
 	if (sim_model->audit)
 		debugfs_create_file("audit", 0400, sim_dir, NULL,
 				    &sim_audit_fops);
+	if (sim_model->reset_stats)
+		debugfs_create_file("reset_stats", 0200, sim_dir, NULL,
+				    &sim_reset_stats_fops);
 }
 
 void sim_debugfs_exit(void)

@@ -494,54 +494,34 @@ static void k8_show_node(struct seq_file *m, const struct k8_node *n,
 	}
 }
 
-/* Each node is copied under its lock, then printed unlocked. */
+/* Node @pkg into @snap (a k8_node); it has no clock of its own. */
+static void k8_snapshot(unsigned int pkg, void *snap)
+{
+	struct sim_socket *s = &sim_sockets[pkg];
+	unsigned long flags;
+
+	sim_lock(s, &flags);
+	memcpy(snap, k8_node_of(s), sizeof(struct k8_node));
+	sim_unlock(s, flags);
+}
+
+static void k8_state_node(struct seq_file *m, unsigned int pkg, void *snap,
+			  void *arg)
+{
+	k8_show_node(m, snap, &k8_nodes[pkg], &sim_sockets[pkg]);
+}
+
 static int k8_state_show(struct seq_file *m, void *v)
 {
-	struct k8_node *snap;
-	unsigned long flags;
-	unsigned int i;
-
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return -ENOMEM;
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct sim_socket *s = &sim_sockets[i];
-
-		sim_lock(s, &flags);
-		*snap = *k8_node_of(s);
-		sim_unlock(s, flags);
-		k8_show_node(m, snap, &k8_nodes[i], s);
-	}
-	kfree(snap);
-	return 0;
+	return sim_each_snapshot(m, sizeof(struct k8_node), k8_snapshot,
+				 k8_state_node, NULL);
 }
 DEFINE_SHOW_ATTRIBUTE(k8_state);
 
-static ssize_t k8_reset_stats_write(struct file *file, const char __user *ubuf,
-				    size_t len, loff_t *ppos)
+static void k8_socket_reset_stats(struct sim_socket *s)
 {
-	unsigned long flags;
-	unsigned int i;
-
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct sim_socket *s = &sim_sockets[i];
-
-		sim_lock(s, &flags);
-		k8_reset_stats(k8_node_of(s));
-		sim_unlock(s, flags);
-		atomic64_set(&s->pmis_sent, 0);
-		atomic64_set(&s->pmis_dropped, 0);
-		atomic64_set(&s->nmi_busy, 0);
-	}
-	return len;
+	k8_reset_stats(k8_node_of(s));
 }
-
-static const struct file_operations k8_reset_stats_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= k8_reset_stats_write,
-	.llseek	= noop_llseek,
-};
 
 /*
  * What the driver left behind: a core's counter with EN or INT. The NB
@@ -549,50 +529,42 @@ static const struct file_operations k8_reset_stats_fops = {
  * leftovers. Writes of bits nobody may set include NB events of two
  * cores put on one counter index (nb_clobbers).
  */
-static int k8_audit(struct seq_file *m)
+static void k8_audit_node(struct seq_file *m, unsigned int i, void *snap,
+			  void *arg)
 {
-	u64 rsvd = 0, faults = 0;
-	unsigned int i, j, c, n = 0;
-	struct k8_node *snap;
-	unsigned long flags;
+	const struct k8_node *n = snap;
+	struct sim_audit *a = arg;
+	unsigned int j, c;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return -ENOMEM;
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct sim_socket *s = &sim_sockets[i];
+	a->rsvd_writes += n->stats.rsvd_writes + n->stats.nb_clobbers;
+	a->faults += n->stats.faults;
+	for (j = 0; j < k8_nodes[i].nr_cores; j++) {
+		for (c = 0; c < K8_NR_CTRS; c++) {
+			u64 sel = n->core[j].ctr[c].sel;
 
-		sim_lock(s, &flags);
-		*snap = *k8_node_of(s);
-		sim_unlock(s, flags);
-		rsvd += snap->stats.rsvd_writes + snap->stats.nb_clobbers;
-		faults += snap->stats.faults;
-		for (j = 0; j < k8_nodes[i].nr_cores; j++) {
-			for (c = 0; c < K8_NR_CTRS; c++) {
-				u64 sel = snap->core[j].ctr[c].sel;
-
-				if (!(sel & (K8_SEL_EN | K8_SEL_INT)))
-					continue;
-				seq_printf(m, "pkg%u cpu%u ctr%u sel=0x%016llx%s%s\n",
-					   i, k8_nodes[i].cpu[j], c, sel,
-					   sel & K8_SEL_EN ? " enabled" : "",
-					   sel & K8_SEL_INT ? " int" : "");
-				n++;
-			}
+			if (!(sel & (K8_SEL_EN | K8_SEL_INT)))
+				continue;
+			seq_printf(m, "pkg%u cpu%u ctr%u sel=0x%016llx%s%s\n",
+				   i, k8_nodes[i].cpu[j], c, sel,
+				   sel & K8_SEL_EN ? " enabled" : "",
+				   sel & K8_SEL_INT ? " int" : "");
+			a->leftovers++;
 		}
 	}
-	kfree(snap);
-	seq_printf(m, "leftovers %u rsvd_writes %llu faults %llu\n", n, rsvd,
-		   faults);
-	return 0;
+}
+
+static int k8_audit(struct seq_file *m)
+{
+	struct sim_audit a = { };
+
+	return sim_each_snapshot(m, sizeof(struct k8_node), k8_snapshot,
+				 k8_audit_node, &a) ?: sim_audit_end(m, &a);
 }
 
 static void k8_debugfs_init(struct dentry *dir)
 {
 	sim_debugfs_cmd_files(dir, k8_files, ARRAY_SIZE(k8_files));
 	debugfs_create_file("state", 0400, dir, NULL, &k8_state_fops);
-	debugfs_create_file("reset_stats", 0200, dir, NULL,
-			    &k8_reset_stats_fops);
 }
 
 const struct sim_model sim_k8_model = {
@@ -609,4 +581,5 @@ const struct sim_model sim_k8_model = {
 	.pmi_due	= k8_pmi_due,
 	.pmi_take	= k8_pmi_take,
 	.audit		= k8_audit,
+	.reset_stats	= k8_socket_reset_stats,
 };

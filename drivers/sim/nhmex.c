@@ -607,56 +607,35 @@ static void nhmex_show_pkg(struct seq_file *m, struct nhmex_pkg *p,
 	}
 }
 
-/* Each package is brought up to date and copied, then printed unlocked. */
+/* Package @pkg, brought up to date, into @snap (a nhmex_pkg). */
+static void nhmex_snapshot(unsigned int pkg, void *snap)
+{
+	struct sim_socket *s = &sim_sockets[pkg];
+	unsigned long flags;
+
+	sim_lock(s, &flags);
+	nhmex_advance(nhmex_pkg_of(s), sim_clock_now());
+	memcpy(snap, nhmex_pkg_of(s), sizeof(struct nhmex_pkg));
+	sim_unlock(s, flags);
+}
+
+static void nhmex_state_pkg(struct seq_file *m, unsigned int pkg, void *snap,
+			    void *arg)
+{
+	nhmex_show_pkg(m, snap, &sim_sockets[pkg]);
+}
+
 static int nhmex_state_show(struct seq_file *m, void *v)
 {
-	struct nhmex_pkg *snap;
-	unsigned long flags;
-	unsigned int i;
-
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return -ENOMEM;
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct sim_socket *s = &sim_sockets[i];
-
-		sim_lock(s, &flags);
-		nhmex_advance(nhmex_pkg_of(s), sim_clock_now());
-		*snap = *nhmex_pkg_of(s);
-		sim_unlock(s, flags);
-		nhmex_show_pkg(m, snap, s);
-	}
-	kfree(snap);
-	return 0;
+	return sim_each_snapshot(m, sizeof(struct nhmex_pkg), nhmex_snapshot,
+				 nhmex_state_pkg, NULL);
 }
 DEFINE_SHOW_ATTRIBUTE(nhmex_state);
 
-static ssize_t nhmex_reset_stats_write(struct file *file,
-				       const char __user *ubuf, size_t len,
-				       loff_t *ppos)
+static void nhmex_socket_reset_stats(struct sim_socket *s)
 {
-	unsigned long flags;
-	unsigned int i;
-
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct sim_socket *s = &sim_sockets[i];
-
-		sim_lock(s, &flags);
-		nhmex_reset_stats(nhmex_pkg_of(s));
-		sim_unlock(s, flags);
-		atomic64_set(&s->pmis_sent, 0);
-		atomic64_set(&s->pmis_dropped, 0);
-		atomic64_set(&s->nmi_busy, 0);
-	}
-	return len;
+	nhmex_reset_stats(nhmex_pkg_of(s));
 }
-
-static const struct file_operations nhmex_reset_stats_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= nhmex_reset_stats_write,
-	.llseek	= noop_llseek,
-};
 
 /* ---- audit: what the driver left behind ---------------------------------- */
 
@@ -767,39 +746,29 @@ static unsigned int nhmex_audit_pkg(struct seq_file *m, struct nhmex_pkg *p)
  * Reserved-bit writes include R controls with an illegal ev_sel; faults
  * include S MATCH/MASK writes the part refuses (gp_mm).
  */
+static void nhmex_audit_one(struct seq_file *m, unsigned int pkg, void *snap,
+			    void *arg)
+{
+	struct nhmex_pkg *p = snap;
+	struct sim_audit *a = arg;
+
+	a->leftovers += nhmex_audit_pkg(m, p);
+	a->rsvd_writes += p->stats.rsvd_writes + p->stats.illegal_sel;
+	a->faults += p->stats.faults + p->stats.gp_mm;
+}
+
 static int nhmex_audit(struct seq_file *m)
 {
-	u64 rsvd = 0, faults = 0;
-	struct nhmex_pkg *snap;
-	unsigned int i, n = 0;
-	unsigned long flags;
+	struct sim_audit a = { };
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
-	if (!snap)
-		return -ENOMEM;
-	for (i = 0; i < sim_nr_pkgs; i++) {
-		struct sim_socket *s = &sim_sockets[i];
-
-		sim_lock(s, &flags);
-		nhmex_advance(nhmex_pkg_of(s), sim_clock_now());
-		*snap = *nhmex_pkg_of(s);
-		sim_unlock(s, flags);
-		n += nhmex_audit_pkg(m, snap);
-		rsvd += snap->stats.rsvd_writes + snap->stats.illegal_sel;
-		faults += snap->stats.faults + snap->stats.gp_mm;
-	}
-	kfree(snap);
-	seq_printf(m, "leftovers %u rsvd_writes %llu faults %llu\n", n, rsvd,
-		   faults);
-	return 0;
+	return sim_each_snapshot(m, sizeof(struct nhmex_pkg), nhmex_snapshot,
+				 nhmex_audit_one, &a) ?: sim_audit_end(m, &a);
 }
 
 static void nhmex_debugfs_init(struct dentry *dir)
 {
 	sim_debugfs_cmd_files(dir, nhmex_files, ARRAY_SIZE(nhmex_files));
 	debugfs_create_file("state", 0400, dir, NULL, &nhmex_state_fops);
-	debugfs_create_file("reset_stats", 0200, dir, NULL,
-			    &nhmex_reset_stats_fops);
 }
 
 const struct sim_model sim_nhmex_model = {
@@ -818,4 +787,5 @@ const struct sim_model sim_nhmex_model = {
 	.pmi_due	= nhmex_pmi_due,
 	.pmi_take	= nhmex_pmi_take,
 	.audit		= nhmex_audit,
+	.reset_stats	= nhmex_socket_reset_stats,
 };

@@ -235,34 +235,40 @@ static const struct sim_cmd_file p4mp_files[] = {
 	P4MP_CMD_FILE("counter", false),
 };
 
+/* Package @pkg, brought up to date, into @snap (a p4mp_pkg). */
+static void p4mp_snapshot(unsigned int pkg, void *snap)
+{
+	struct p4mp_pkg *p = &p4mp_pkgs[pkg];
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->lock, flags);
+	p4mp_advance(p, sim_clock_now());
+	memcpy(snap, p, sizeof(*p));
+	raw_spin_unlock_irqrestore(&p->lock, flags);
+}
+
 /*
  * Per package a line of access counts, then per register its MSR, value,
  * whether it counts, its unwrapped total and its rate.
  */
+static void p4mp_state_pkg(struct seq_file *m, unsigned int pkg, void *snap,
+			   void *arg)
+{
+	const struct p4mp_pkg *p = snap;
+	unsigned int i;
+
+	seq_printf(m, "pkg %u reads=%llu writes=%llu faults=%llu dropped=%llu\n",
+		   pkg, p->reads, p->writes, p->faults, p->dropped);
+	for (i = 0; i < P4MP_NR_MSRS; i++)
+		seq_printf(m, "  msr=0x%x val=0x%016llx counting=%d total=%llu rate=%llu\n",
+			   P4MP_MSR_FIRST + i, p->reg[i], p4mp_counting(p, i),
+			   p->total[i], p->rate[i]);
+}
+
 static int p4mp_state_show(struct seq_file *m, void *v)
 {
-	unsigned int pkg, i;
-
-	for (pkg = 0; pkg < sim_nr_pkgs; pkg++) {
-		struct p4mp_pkg *p = &p4mp_pkgs[pkg];
-		struct p4mp_pkg snap;
-		unsigned long flags;
-
-		raw_spin_lock_irqsave(&p->lock, flags);
-		p4mp_advance(p, sim_clock_now());
-		snap = *p;
-		raw_spin_unlock_irqrestore(&p->lock, flags);
-
-		seq_printf(m, "pkg %u reads=%llu writes=%llu faults=%llu dropped=%llu\n",
-			   pkg, snap.reads, snap.writes, snap.faults,
-			   snap.dropped);
-		for (i = 0; i < P4MP_NR_MSRS; i++)
-			seq_printf(m, "  msr=0x%x val=0x%016llx counting=%d total=%llu rate=%llu\n",
-				   P4MP_MSR_FIRST + i, snap.reg[i],
-				   p4mp_counting(&snap, i), snap.total[i],
-				   snap.rate[i]);
-	}
-	return 0;
+	return sim_each_snapshot(m, sizeof(struct p4mp_pkg), p4mp_snapshot,
+				 p4mp_state_pkg, NULL);
 }
 DEFINE_SHOW_ATTRIBUTE(p4mp_state);
 
@@ -271,38 +277,35 @@ DEFINE_SHOW_ATTRIBUTE(p4mp_state);
  * half not 0, CNTR7 with CTL6's enable bit). The model has no reserved
  * bits; faults are accesses to MSRs the part does not have.
  */
-static int p4mp_audit(struct seq_file *m)
+static void p4mp_audit_pkg(struct seq_file *m, unsigned int pkg, void *snap,
+			   void *arg)
 {
-	unsigned int pkg, i, u, n = 0;
-	u64 faults = 0;
+	const struct p4mp_pkg *p = snap;
+	struct sim_audit *a = arg;
+	unsigned int i, u;
 
-	for (pkg = 0; pkg < sim_nr_pkgs; pkg++) {
-		struct p4mp_pkg *p = &p4mp_pkgs[pkg];
-		struct p4mp_pkg snap;
-		unsigned long flags;
+	a->faults += p->faults;
+	for (u = 0; u < ARRAY_SIZE(p4mp_units); u++) {
+		for (i = 0; i < p4mp_units[u].n; i++) {
+			unsigned int r = p4mp_units[u].first + i;
 
-		raw_spin_lock_irqsave(&p->lock, flags);
-		p4mp_advance(p, sim_clock_now());
-		snap = *p;
-		raw_spin_unlock_irqrestore(&p->lock, flags);
-
-		faults += snap.faults;
-		for (u = 0; u < ARRAY_SIZE(p4mp_units); u++) {
-			for (i = 0; i < p4mp_units[u].n; i++) {
-				unsigned int r = p4mp_units[u].first + i;
-
-				if (!p4mp_counting(&snap, r))
-					continue;
-				seq_printf(m, "pkg%u %s%u msr=0x%x val=0x%016llx ctl6=0x%016llx enabled\n",
-					   pkg, p4mp_units[u].name, i,
-					   P4MP_MSR_FIRST + r, snap.reg[r],
-					   snap.reg[P4MP_CTL6]);
-				n++;
-			}
+			if (!p4mp_counting(p, r))
+				continue;
+			seq_printf(m, "pkg%u %s%u msr=0x%x val=0x%016llx ctl6=0x%016llx enabled\n",
+				   pkg, p4mp_units[u].name, i,
+				   P4MP_MSR_FIRST + r, p->reg[r],
+				   p->reg[P4MP_CTL6]);
+			a->leftovers++;
 		}
 	}
-	seq_printf(m, "leftovers %u rsvd_writes 0 faults %llu\n", n, faults);
-	return 0;
+}
+
+static int p4mp_audit(struct seq_file *m)
+{
+	struct sim_audit a = { };
+
+	return sim_each_snapshot(m, sizeof(struct p4mp_pkg), p4mp_snapshot,
+				 p4mp_audit_pkg, &a) ?: sim_audit_end(m, &a);
 }
 
 static void p4mp_debugfs_init(struct dentry *dir)

@@ -522,6 +522,9 @@ unsigned int sim_pci_gsts_bit(const struct sim_box *box);
  *	writes of bits nobody may set and of faulting accesses since load).
  *	Takes each package's lock as the state dump does. 0 or -ENOMEM;
  *	NULL for none.
+ * @reset_stats: under the package's lock (sim_lock()): zero @s's access
+ *	and event statistics, for debugfs "reset_stats", which zeroes the
+ *	socket's PMI and NMI counts itself; NULL: no such file
  *
  * A model whose packages deliver PMIs locks them with sim_lock(), calls
  * sim_pmi_init() from @init and sim_pmi_exit() from @exit, and provides
@@ -545,6 +548,7 @@ struct sim_model {
 	bool (*pmi_take)(struct sim_socket *s, u64 now, u32 *cores,
 			 bool *wake);
 	int (*audit)(struct seq_file *m);
+	void (*reset_stats)(struct sim_socket *s);
 };
 
 extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model,
@@ -589,6 +593,8 @@ u64 sim_pci_get_tick(void);
 void sim_debugfs_init(void);
 void sim_debugfs_exit(void);
 void sim_bdx_debugfs_init(struct dentry *dir);
+void sim_bdx_snapshot(unsigned int pkg, void *snap);
+void sim_bdx_reset_stats(struct sim_socket *s);
 char *sim_copy_in(const char __user *ubuf, size_t len);
 
 /**
@@ -610,5 +616,25 @@ struct sim_cmd_file {
 
 void sim_debugfs_cmd_files(struct dentry *dir, const struct sim_cmd_file *cf,
 			   unsigned int n);
+
+int sim_each_snapshot(struct seq_file *m, size_t size,
+		      void (*take)(unsigned int pkg, void *snap),
+		      void (*use)(struct seq_file *m, unsigned int pkg,
+				  void *snap, void *arg),
+		      void *arg);
+
+/**
+ * struct sim_audit - the totals of debugfs "audit"
+ * @leftovers: leftovers printed, one line each
+ * @rsvd_writes: writes of bits nobody may set, since load
+ * @faults: accesses the part would fault on, since load
+ */
+struct sim_audit {
+	unsigned int leftovers;
+	u64 rsvd_writes;
+	u64 faults;
+};
+
+int sim_audit_end(struct seq_file *m, const struct sim_audit *a);
 
 #endif /* _UNCORE_SIM_H */
