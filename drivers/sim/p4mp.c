@@ -115,13 +115,21 @@ static void p4mp_exit(void)
 
 /* ---- debugfs ------------------------------------------------------------ */
 
+/* What a file's lines do. */
+enum p4mp_cmd_kind {
+	P4MP_CMD_COUNTER,
+	P4MP_CMD_INJECT,
+	P4MP_CMD_MSR,
+};
+
 /**
- * struct p4mp_cmd - one parsed line of "inject" or "counter"
+ * struct p4mp_cmd - one parsed line of "inject", "counter" or "msr"
  * @pkg: package
- * @reg: register index (0-7)
+ * @reg: inject, counter: register index (0-7)
  * @count: inject: occurrences
  * @rate: inject: occurrences per second from now on
- * @value: counter: the count to load
+ * @value: counter: the count to load; msr: the value written
+ * @msr: msr: the MSR
  * @has_rate: the line set a rate rather than injecting a count
  */
 struct p4mp_cmd {
@@ -130,6 +138,7 @@ struct p4mp_cmd {
 	u64 count;
 	u64 rate;
 	u64 value;
+	u32 msr;
 	bool has_rate;
 };
 
@@ -138,13 +147,14 @@ struct p4mp_cmd {
 
 /*
  * "pkg=N box=UNIT idx=I" and then count=N or rate=R (inject) or value=V
- * (counter). Every key once, nothing else.
+ * (counter); "pkg=N msr=M value=V" (msr). Every key once, nothing else.
  */
-static int p4mp_parse(char *line, void *arg_cmd, unsigned int inject)
+static int p4mp_parse(char *line, void *arg_cmd, unsigned int kind)
 {
 	struct p4mp_cmd *cmd = arg_cmd;
-	u64 pkg = U64_MAX, idx = 0, num = 0;
+	u64 pkg = U64_MAX, idx = 0, num = 0, msr = U64_MAX;
 	int unit = -1, seen_num = 0;
+	bool inject = kind == P4MP_CMD_INJECT;
 	char *tok, *val;
 	unsigned int u;
 
@@ -156,7 +166,7 @@ static int p4mp_parse(char *line, void *arg_cmd, unsigned int inject)
 		if (!val)
 			return -EINVAL;
 		*val++ = '\0';
-		if (!strcmp(tok, "box")) {
+		if (!strcmp(tok, "box") && kind != P4MP_CMD_MSR) {
 			if (unit >= 0)
 				return -EINVAL;
 			for (u = 0; u < ARRAY_SIZE(p4mp_units); u++)
@@ -169,8 +179,11 @@ static int p4mp_parse(char *line, void *arg_cmd, unsigned int inject)
 		if (!strcmp(tok, "pkg")) {
 			if (pkg != U64_MAX || kstrtou64(val, 0, &pkg))
 				return -EINVAL;
-		} else if (!strcmp(tok, "idx")) {
+		} else if (!strcmp(tok, "idx") && kind != P4MP_CMD_MSR) {
 			if (kstrtou64(val, 0, &idx))
+				return -EINVAL;
+		} else if (!strcmp(tok, "msr") && kind == P4MP_CMD_MSR) {
+			if (msr != U64_MAX || kstrtou64(val, 0, &msr))
 				return -EINVAL;
 		} else if ((inject && (!strcmp(tok, "count") ||
 				       !strcmp(tok, "rate"))) ||
@@ -181,6 +194,15 @@ static int p4mp_parse(char *line, void *arg_cmd, unsigned int inject)
 		} else {
 			return -EINVAL;
 		}
+	}
+	if (kind == P4MP_CMD_MSR) {
+		if (pkg >= sim_nr_pkgs || !seen_num || msr > U32_MAX ||
+		    p4mp_index(msr) < 0)
+			return -EINVAL;
+		cmd->pkg = pkg;
+		cmd->msr = msr;
+		cmd->value = num;
+		return 0;
 	}
 	if (pkg >= sim_nr_pkgs || unit < 0 || !seen_num ||
 	    idx >= p4mp_units[unit].n)
@@ -201,15 +223,19 @@ static int p4mp_parse(char *line, void *arg_cmd, unsigned int inject)
 	return 0;
 }
 
-static void p4mp_apply(const void *arg_cmd, unsigned int inject)
+static void p4mp_apply(const void *arg_cmd, unsigned int kind)
 {
 	const struct p4mp_cmd *cmd = arg_cmd;
 	struct p4mp_pkg *p = &p4mp_pkgs[cmd->pkg];
 	unsigned long flags;
+	u64 val = cmd->value;
 
 	raw_spin_lock_irqsave(&p->lock, flags);
 	p4mp_advance(p, sim_clock_now());
-	if (!inject) {
+	if (kind == P4MP_CMD_MSR) {
+		/* As a CPU of the package would: another agent's write. */
+		p4mp_reg_access(p, sim_clock_now(), cmd->msr, &val, true);
+	} else if (kind == P4MP_CMD_COUNTER) {
 		if (cmd->reg == P4MP_CNTR7)
 			p->reg[cmd->reg] = cmd->value;
 		else
@@ -224,15 +250,15 @@ static void p4mp_apply(const void *arg_cmd, unsigned int inject)
 	raw_spin_unlock_irqrestore(&p->lock, flags);
 }
 
-/* What a file's lines do: set counters (0), or inject (1). */
-#define P4MP_CMD_FILE(_name, _inject) {					\
+#define P4MP_CMD_FILE(_name, _kind) {					\
 	.name = _name, .size = sizeof(struct p4mp_cmd),			\
-	.parse = p4mp_parse, .apply = p4mp_apply, .kind = _inject,	\
+	.parse = p4mp_parse, .apply = p4mp_apply, .kind = _kind,	\
 }
 
 static const struct sim_cmd_file p4mp_files[] = {
-	P4MP_CMD_FILE("inject", true),
-	P4MP_CMD_FILE("counter", false),
+	P4MP_CMD_FILE("inject", P4MP_CMD_INJECT),
+	P4MP_CMD_FILE("counter", P4MP_CMD_COUNTER),
+	P4MP_CMD_FILE("msr", P4MP_CMD_MSR),
 };
 
 /* Package @pkg, brought up to date, into @snap (a p4mp_pkg). */

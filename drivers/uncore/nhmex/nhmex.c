@@ -111,10 +111,41 @@
 				 NHMEX_CTL_THRESH)
 
 /*
+ * What uncore_check_foreign() compares: the fields of a control the guide
+ * prints as read/write. Its MSR tables give each register an access pair
+ * ("RW_RO"); the guide never explains the halves, and the first is taken
+ * as software's access [INF: it is RO for the status-only SUMMARY and WO
+ * for the write-1-to-clear OVF_CTLs, as their field tables describe them].
+ * Of an RW control, every field its table defines reads back; "ig" bits
+ * read 0 and "rsv" ones are never written. A type whose control row or
+ * field table the seed lost is not checked: its readback is 0.
+ *
+ * C EVT_SEL (RW_RO, 000:413; the row of EVT_SEL_0, Table 2-13 lays out all
+ * six, 000:470-484) and S CTL (RW_RO, 000:1745-1770; Table 2-30,
+ * 000:1851-1866): threshold, invert, en, pmi_en, edge_detect, umask and
+ * ev_sel. Not the S-box's reset_occ_cnt (17, 000:1863), an action whose
+ * read value the guide does not give (the C-box's bit 17 is ig).
+ */
+#define NHMEX_CTL_READBACK	(GENMASK_ULL(31, 22) | BIT_ULL(20) | \
+				 BIT_ULL(18) | GENMASK_ULL(15, 0))
+
+/*
  * Invert flips the threshold comparison (000:461-465): without a
  * threshold it would invert nothing, so it is refused there.
  */
 static const struct uncore_ctl_layout nhmex_ctl = {
+	.en		= BIT_ULL(22),
+	.ov_en		= BIT_ULL(20),
+	.thresh		= NHMEX_CTL_THRESH,
+	.need_thresh	= NHMEX_CTL_INVERT,
+	.readback	= NHMEX_CTL_READBACK,
+};
+
+/*
+ * The W-box's: the C-box layout and a fixed counter, all [EXT] (the seed
+ * has no W-box chapter), so its controls are not checked.
+ */
+static const struct uncore_ctl_layout nhmex_ctl_w = {
 	.en		= BIT_ULL(22),
 	.fixed_en	= BIT_ULL(0),	/* W FIXED_CTL.en [EXT] */
 	.ov_en		= BIT_ULL(20),
@@ -124,25 +155,36 @@ static const struct uncore_ctl_layout nhmex_ctl = {
 	.fixed_no_ov	= true,
 };
 
-/* U EVT_SEL (Table 2-6, 000:218-239): no umask, threshold or invert. */
+/*
+ * U EVT_SEL (Table 2-6, 000:218-239): no umask, threshold or invert. Its
+ * MSR row, with the access, went with Table 2-5 [EXT]: not checked.
+ */
 static const struct uncore_ctl_layout nhmex_ctl_u = {
 	.en	= BIT_ULL(22),
 	.ov_en	= BIT_ULL(20),
 };
 
-/* B EVT_SEL (Table 2-20, 000:1161-1178): en 0, ev_sel 5:1, pmi_en 20. */
+/*
+ * B EVT_SEL (Table 2-20, 000:1161-1178): en 0, ev_sel 5:1, pmi_en 20.
+ * Table 2-16 lost its EVT_SEL rows (000:1098-1105), and their access with
+ * them: not checked.
+ */
 static const struct uncore_ctl_layout nhmex_ctl_b = {
 	.en	= BIT_ULL(0),
 	.ov_en	= BIT_ULL(20),
 };
 
-/* R PMON_CTL (Table 2-44, 000:3217-3240): en 0, ev_sel 5:1, pmi_en 6. */
+/*
+ * R PMON_CTL (Table 2-44, 000:3217-3224): en 0, ev_sel 5:1, pmi_en 6,
+ * every CTL0-15 RW_NA (000:3078-3137): all three read back.
+ */
 static const struct uncore_ctl_layout nhmex_ctl_r = {
-	.en	= BIT_ULL(0),
-	.ov_en	= BIT_ULL(6),
+	.en		= BIT_ULL(0),
+	.ov_en		= BIT_ULL(6),
+	.readback	= GENMASK_ULL(6, 0),
 };
 
-/* M CNT_CTL [EXT]: en 0, pmi_en 1. */
+/* M CNT_CTL [EXT]: en 0, pmi_en 1. No M-box chapter: not checked. */
 static const struct uncore_ctl_layout nhmex_ctl_m = {
 	.en	= BIT_ULL(0),
 	.ov_en	= BIT_ULL(1),
@@ -232,16 +274,20 @@ static void nhmex_init_box(struct uncore_box *box)
 			 type->box_ctl_run);
 }
 
-#define NHMEX_OPS(_write_aux) {					\
+/* _read_ctl: uncore_msr_read_ctl for the types whose layout has a readback. */
+#define NHMEX_OPS(_write_aux, _read_ctl) {				\
 	.init_box	= nhmex_init_box,				\
 	.enable_event	= uncore_msr_enable_event,			\
 	.disable_event	= uncore_msr_disable_event,			\
 	.read_counter	= uncore_msr_read_counter,			\
 	.write_counter	= uncore_msr_write_counter,			\
+	.read_ctl	= _read_ctl,					\
 	.write_aux	= _write_aux,					\
 }
 
-static const struct uncore_ops nhmex_ops = NHMEX_OPS(NULL);
+static const struct uncore_ops nhmex_cbox_ops =
+	NHMEX_OPS(NULL, uncore_msr_read_ctl);
+static const struct uncore_ops nhmex_wbox_ops = NHMEX_OPS(NULL, NULL);
 
 /* ---- U-box (2.2) -------------------------------------------------------- */
 
@@ -315,7 +361,7 @@ const struct uncore_type nhmex_cbox = {
 	.config_mask	= NHMEX_CTL_COMMON,
 	.box_offsets	= nhmex_cbox_offsets,
 	.pmi_mask	= nhmex_cbox_pmi,
-	.ops		= &nhmex_ops,
+	.ops		= &nhmex_cbox_ops,
 	.constraints	= nhmex_cbox_constraints,
 	.formats	= nhmex_cbox_formats,
 	.events		= nhmex_cbox_events,
@@ -398,7 +444,8 @@ static const struct uncore_aux_slot nhmex_bbox_aux[] = {
 	  .field = { { NHMEX_B_MM_VALID, NHMEX_B_MM_VALID } } },
 };
 
-static const struct uncore_ops nhmex_bbox_ops = NHMEX_OPS(nhmex_bbox_write_aux);
+static const struct uncore_ops nhmex_bbox_ops =
+	NHMEX_OPS(nhmex_bbox_write_aux, NULL);
 
 const struct uncore_type nhmex_bbox = {
 	.name		= "bbox",
@@ -534,7 +581,8 @@ static const struct uncore_aux_slot nhmex_sbox_aux[] = {
 	  .field = { { NHMEX_S_MM_CFG_EN, ~0ULL, NHMEX_S_MASK_VALID } } },
 };
 
-static const struct uncore_ops nhmex_sbox_ops = NHMEX_OPS(nhmex_sbox_write_aux);
+static const struct uncore_ops nhmex_sbox_ops =
+	NHMEX_OPS(nhmex_sbox_write_aux, uncore_msr_read_ctl);
 
 const struct uncore_type nhmex_sbox = {
 	.name		= "sbox",
@@ -786,7 +834,8 @@ static const struct uncore_aux_slot nhmex_mbox_aux[] = {
 	},
 };
 
-static const struct uncore_ops nhmex_mbox_ops = NHMEX_OPS(nhmex_mbox_write_aux);
+static const struct uncore_ops nhmex_mbox_ops =
+	NHMEX_OPS(nhmex_mbox_write_aux, NULL);
 
 const struct uncore_type nhmex_mbox = {
 	.name		= "mbox",
@@ -994,7 +1043,8 @@ static const struct uncore_aux_slot nhmex_rbox_aux[] = {
 	NHMEX_R_XBR_SLOT, NHMEX_R_XBR_SLOT, NHMEX_R_XBR_SLOT, NHMEX_R_XBR_SLOT,
 };
 
-static const struct uncore_ops nhmex_rbox_ops = NHMEX_OPS(nhmex_rbox_write_aux);
+static const struct uncore_ops nhmex_rbox_ops =
+	NHMEX_OPS(nhmex_rbox_write_aux, uncore_msr_read_ctl);
 
 const struct uncore_type nhmex_rbox = {
 	.name		= "rbox",
@@ -1051,12 +1101,12 @@ const struct uncore_type nhmex_wbox = {
 	.msr_ctr_stride	= 2,
 	.fixed_ctr_bits	= 48,
 	.max_inc	= 1,
-	.ctl		= &nhmex_ctl,
+	.ctl		= &nhmex_ctl_w,
 	.config_mask	= NHMEX_CTL_COMMON,
 	.fixed_ctl	= NHMEX_W_FIXED_CTL,
 	.fixed_ctr	= NHMEX_W_FIXED_CTR,
 	.pmi_mask	= nhmex_wbox_pmi,
-	.ops		= &nhmex_ops,
+	.ops		= &nhmex_wbox_ops,
 	.constraints	= nhmex_wbox_constraints,
 	.formats	= nhmex_cbox_formats,
 	.events		= nhmex_wbox_events,

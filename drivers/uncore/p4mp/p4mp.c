@@ -77,7 +77,15 @@ module_param_cb(p4mp_latency_enable_bit, &p4mp_lat_bit_ops, &lat_enable_bit,
 MODULE_PARM_DESC(p4mp_latency_enable_bit,
 		 "Xeon MP L3: the MSR_IFSB_CTL6 bit that starts CNTR7, 26 or 58 (default 26)");
 
-/* Neither can overflow into an interrupt nor be frozen: all fields 0. */
+/*
+ * Neither can overflow into an interrupt nor be frozen: all fields 0.
+ * readback 0 too, and no read_ctl: uncore_check_foreign() does not look
+ * for another agent's writes here. The seed says the upper half configures
+ * qualification and enable (003:33-35), not what RDMSR returns of it, nor
+ * which of its bits exist: its layout (Figure 18-51 on) and CTL6's are not
+ * in the seed, and "R/W" is only in the SDM's MSR table [EXT, digest 3 and
+ * 4.1]. A reserved bit that reads otherwise would report every event lost.
+ */
 static const struct uncore_ctl_layout p4mp_ctl;
 
 /*
