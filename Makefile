@@ -8,7 +8,7 @@
 KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build), \
 	$(shell ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -n1))
 
-.PHONY: all modules clean demo check bench lint deps fuzz
+.PHONY: all modules clean demo check soak bench lint deps fuzz
 
 all: modules
 
@@ -27,6 +27,11 @@ demo:
 
 check:
 	tools/vm/check.sh
+
+# The stress tests with their full numbers (hours; Documentation/stress.rst);
+# PART=nhmex for the Xeon 7500's.
+soak:
+	PART=$(PART) tools/vm/soak.sh
 
 # `make fuzz PART=nhmex MINUTES=30 [SEED=N]`: the uncore fuzzer alone on the
 # debug kernel, as long as asked (Documentation/fuzzing.rst).

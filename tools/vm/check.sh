@@ -69,8 +69,9 @@ SMT_TESTS=${UNCORE_SMT_TESTS:-t_56}
 # under KASAN only takes longer; t_51 (a package's events parked while it
 # is offline) and t_59 (an open held across a move) go through the same
 # hotplug callbacks as t_50 and t_58, which run there. None exercises a
-# driver path the other tests do not.
-DEBUG_SKIP=${UNCORE_DEBUG_SKIP:-t_85,t_62,t_46,t_92,t_48,t_51,t_59}
+# driver path the other tests do not. t_97 (stress) repeats the hotplug,
+# load, unbind and multiplexing paths t_50, t_70, t_27 and t_40 run there.
+DEBUG_SKIP=${UNCORE_DEBUG_SKIP:-t_85,t_62,t_46,t_92,t_48,t_51,t_59,t_97}
 # perf reads every alias file at startup: with all 6000 of them a perf run
 # takes minutes under KASAN and TCG, so the debug guest lists mainline's
 # aliases only (the stock guests check the full set).
