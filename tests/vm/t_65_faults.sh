@@ -159,7 +159,10 @@ fi
 # --- another agent writes a control --------------------------------------
 # The counter-0 control of CBo a gets another event, as likwid or PCM would
 # write it; the driver, whose event there is, must notice at its next read
-# by the timer, keep the count it had and let go of the register.
+# by the timer, keep the count it had and let go of the register. c, on
+# another counter of CBo a and after a in its context, must run on all the
+# time: a refusal of a by add() would end each scheduling pass at a, and
+# perf would rotate c with it.
 new_mark
 cat >/tmp/steps.sh <<EOF
 $PRE
@@ -171,13 +174,14 @@ until_true 'dmesg | sed -n "/t_65 mark $mark\$/,\\\$p" | grep -q "another agent"
 inject '$ia count=200' '$ib count=200'
 EOF
 # Unscaled: perf stat would scale a's count by the share of the time it ran.
-if pstat "$out" --no-scale -a -A -e "$cbos" -- sh /tmp/steps.sh; then
+if pstat "$out" --no-scale -a -A -e "$cbos,$A/event=0x0,name=c/" -- sh /tmp/steps.sh; then
 	is "$(val_cpu "$out" "$CPU0" a) $(val_cpu "$out" "$CPU0" b)" "100 300" \
 		"another agent's write: $A keeps what it had counted before, $B counts on"
 	pct_a=$(awk -F, -v c="CPU$CPU0" '$1 == c && $4 == "a" { print int($6) }' "$out")
 	pct_b=$(awk -F, -v c="CPU$CPU0" '$1 == c && $4 == "b" { print int($6) }' "$out")
-	ok "[ '$pct_a' -lt 100 ] && [ '$pct_b' -eq 100 ]" \
-		"$A shows it ran only part of the time ($pct_a%), $B all of it ($pct_b%)"
+	pct_c=$(awk -F, -v c="CPU$CPU0" '$1 == c && $4 == "c" { print int($6) }' "$out")
+	ok "[ '$pct_a' -lt 100 ] && [ '$pct_b' -eq 100 ] && [ '$pct_c' -eq 100 ]" \
+		"$A shows it ran only part of the time ($pct_a%), $B and $A's other event all of it ($pct_b%, $pct_c%)"
 fi
 is "$(said "$A, package 0: counter 0's control reads 0x400036, not the 0x400835 written")" 1 \
 	"the foreign write reported once, with both values"
