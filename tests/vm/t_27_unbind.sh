@@ -36,8 +36,14 @@ d0=$(imc0_dev 0) d1=$(imc0_dev 1)
 c0=$(first_cpu 0) c1=$(first_cpu 1)
 ok "has_imc 0 0 && has_imc 1 0 && [ -e $DRV/$d0 ] && [ -e $DRV/$d1 ]" "iMC0 channel 0 of packages 0 and 1 bound ($d0, $d1)"
 
-# Unbind package 0's box while its event counts; package 1 goes on.
-pstat "$out" -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib.sh
+# share CPU: the share of the time the event "cas" ran on CPU (perf stat
+# -x, prints it after the count's unit, event and running time).
+share() { awk -F, -v c="CPU$1" '$1 == c && $4 == "cas" { print int($6) }' "$out"; }
+
+# Unbind package 0's box while its event counts; package 1 goes on. The
+# event is taken off the hardware: unscaled, it shows the count it had and
+# that it ran part of the time (perf stat would scale it by that share).
+pstat "$out" --no-scale -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib.sh
 	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=100'
 	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=30'
 	echo $d0 > $DRV/unbind
@@ -45,6 +51,8 @@ pstat "$out" -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ".
 	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=40'"
 is "$(val_cpu "$out" "$c0" cas)" 100 "unbound box: its event kept the count it had"
 is "$(val_cpu "$out" "$c1" cas)" 70 "the other package's box counted on"
+ok "[ '$(share "$c0")' -lt 100 ] && [ '$(share "$c1")' -eq 100 ]" \
+	"the unbound box's event stopped running ($(share "$c0")% of the time), the other ran all along"
 is "$(cat $PMUS/uncore_imc_0/cpumask)" "$(mask_without 0)" "uncore_imc_0 no longer lists package 0"
 
 echo "$d0" > $DRV/bind
@@ -65,7 +73,7 @@ bind_all
 # The last box leaves under a live event: counts stay, nothing crashes; the
 # pmu stays registered, boxless, until a box returns (perf 6.1 cannot drop
 # a pmu under open events), and refuses new events meanwhile.
-pstat "$out" -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib.sh
+pstat "$out" --no-scale -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib.sh
 	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=5'
 	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=6'
 	for d in $all_devs; do echo \$d > $DRV/unbind; done

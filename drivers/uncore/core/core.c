@@ -1248,6 +1248,9 @@ static bool uncore_check_foreign(struct uncore_box *box,
 		return false;
 	event->hw.flags |= UNCORE_HWF_LOST;
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	/* The other agent's while the event is open, not the next event's. */
+	to_uevent(event)->lost_idx = event->hw.idx;
+	set_bit(event->hw.idx, &box->foreign);
 	if (!test_and_set_bit(UNCORE_BOX_FOREIGN, &box->faults))
 		pr_warn("%s, package %d: counter %d's control reads 0x%llx, not the 0x%llx written: another agent is programming this box; events whose counters it took stop counting\n",
 			box->pmu->name, box->pkg, event->hw.idx, got & mask,
@@ -1257,13 +1260,14 @@ static bool uncore_check_foreign(struct uncore_box *box,
 }
 
 /*
- * In process context, after uncore_check_foreign(): off and on again, the
- * event is scheduled anew and add() refuses it, so perf keeps it enabled
- * but not running. Its running time stops there, and perf shows it as any
- * event that could not get a counter: scaled with its share of the time,
- * or <not counted>. A group it is in stops with it, as groups do. (A user's
- * disable that lands between the two calls is undone: the event stays
- * enabled, counting nothing.)
+ * In process context, after uncore_check_foreign() or the removal of the
+ * event's box (uncore_box_kill()): off and on again, the event is scheduled
+ * anew and uncore_pmu_filter_match() passes it over, so perf keeps it
+ * enabled but not running. Its running time stops there, and perf shows it
+ * as any event that could not get a counter: scaled with its share of the
+ * time, or <not counted>. A group it is in stops with it, as groups do.
+ * (A user's disable that lands between the two calls is undone: the event
+ * stays enabled, counting nothing.)
  */
 static void uncore_lost_work(struct work_struct *work)
 {
@@ -1908,6 +1912,23 @@ static void uncore_uncarry(struct uncore_box *box, int idx)
 	box->carried_ev[idx] = NULL;
 }
 
+/*
+ * perf asks this before it schedules an event in (event_filter_match(), in
+ * the event's CPU context, ctx->lock held, IRQs off). An event that can
+ * count no more, its box's device gone or its counter taken by another
+ * agent, is passed over as an event of another CPU would be, rather than
+ * refused by add(): a refusal ends perf's pass at that group (it takes the
+ * PMU for full), and every event after it in the context, live ones and
+ * those of sessions opened later, would get a counter only in turns with
+ * the dead one. Passed over, it stays enabled but not running: perf shows
+ * it scaled, or <not counted>, as any event that could not get a counter.
+ */
+static int uncore_pmu_filter_match(struct perf_event *event)
+{
+	return !READ_ONCE(event_box(event)->dead) &&
+	       !(event->hw.flags & UNCORE_HWF_LOST);
+}
+
 static int uncore_pmu_add(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
@@ -1917,6 +1938,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	bool moved[UNCORE_MAX_EVENTS] = { };
 	int i, n = box->n_events, idx = event->hw.idx;
 	bool resume;
+	u32 taken;
 
 	/*
 	 * Only the box's reading CPU touches it. An event perf adds anywhere
@@ -1925,12 +1947,11 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	 */
 	if (READ_ONCE(box->cpu) != smp_processor_id())
 		return -EAGAIN;
-	/* Its counter was taken by another agent: it counts no more. */
+	/* Passed over by uncore_pmu_filter_match() already. */
 	if (event->hw.flags & UNCORE_HWF_LOST)
 		return -EBUSY;
 	if (n >= UNCORE_MAX_EVENTS)
 		return -ENOSPC;
-	/* The hardware is gone: the event stays, with nothing to count. */
 	if (box->dead)
 		return -ENODEV;
 	/* Its counter, carried over a move, counted on: it takes it back. */
@@ -1942,12 +1963,21 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 			return -EBUSY;
 	}
 
+	/*
+	 * Counters carried over a move, or taken by another agent, are no
+	 * one's to have; an event that lost its counter is not moved off it
+	 * (its del() comes soon, from uncore_lost_work()).
+	 */
+	taken = box->carried | READ_ONCE(box->foreign);
 	for (i = 0; i < n; i++) {
-		allowed[i] = uncore_allowed(type, box->events[i]) & ~box->carried;
+		struct perf_event *other = box->events[i];
+
+		allowed[i] = other->hw.flags & UNCORE_HWF_LOST ?
+			     BIT(box->assign[i]) :
+			     uncore_allowed(type, other) & ~taken;
 		prev[i] = box->assign[i];
 	}
-	allowed[n] = resume ? BIT(idx) :
-		     uncore_allowed(type, event) & ~box->carried;
+	allowed[n] = resume ? BIT(idx) : uncore_allowed(type, event) & ~taken;
 	prev[n] = resume ? idx : -1;
 	if (uncore_assign_counters(allowed, prev, n + 1, assign)) {
 		if (resume)
@@ -2307,6 +2337,8 @@ static void uncore_event_destroy(struct perf_event *event)
 
 	/* Off the box since its del(): nothing queues it again. */
 	cancel_work_sync(&to_uevent(event)->lost_work);
+	if (to_uevent(event)->lost_idx >= 0)
+		clear_bit(to_uevent(event)->lost_idx, &box->foreign);
 	uncore_prune_opens(event, -1);
 
 	/*
@@ -2421,6 +2453,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	ue->max_rate = uncore_event_max_rate(upmu->type, event->attr.config);
 	ue->event = event;
 	INIT_WORK(&ue->lost_work, uncore_lost_work);
+	ue->lost_idx = -1;
 	pkg = topology_logical_package_id(event->cpu);
 	open = kmalloc(sizeof(*open), GFP_KERNEL);
 	if (!open) {
@@ -3360,6 +3393,7 @@ static struct uncore_pmu *uncore_alloc_pmu(const struct uncore_type *type,
 		.start		= uncore_pmu_start,
 		.stop		= uncore_pmu_stop,
 		.read		= uncore_pmu_read,
+		.filter_match	= uncore_pmu_filter_match,
 		.pmu_enable	= uncore_pmu_enable,
 		.pmu_disable	= uncore_pmu_disable,
 		.start_txn	= uncore_start_txn,
@@ -3537,10 +3571,13 @@ static void uncore_box_kill(void *info)
 	struct uncore_box *box = info;
 	int i;
 
-	for (i = 0; i < box->n_events; i++)
+	for (i = 0; i < box->n_events; i++) {
 		uncore_pmu_stop(box->events[i], PERF_EF_UPDATE);
+		/* Their running time ends here, as a lost counter's does. */
+		queue_work(system_wq, &to_uevent(box->events[i])->lost_work);
+	}
 	uncore_box_let_run(box);
-	box->dead = true;
+	WRITE_ONCE(box->dead, true);
 	hrtimer_try_to_cancel(&box->hrtimer);
 }
 
@@ -3581,7 +3618,7 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 			smp_call_function_single(box->cpu, uncore_box_kill, box,
 						 true);
 		else
-			box->dead = true;
+			WRITE_ONCE(box->dead, true);
 		WRITE_ONCE(upmu->boxes[box->pkg], NULL);
 		unregister = upmu->registered && !uncore_pmu_has_boxes(upmu) &&
 			     !upmu->nr_events;

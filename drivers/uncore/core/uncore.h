@@ -168,7 +168,8 @@ struct uncore_aux {
  * @freq_slot: frequency mode: when its next sample is due, 0 if not yet set
  * @event: the event this is of
  * @lost_work: takes the event off the hardware for good once another agent
- *	reprogrammed its counter (uncore_check_foreign())
+ *	reprogrammed its counter (uncore_check_foreign()), or its box left
+ * @lost_idx: the counter another agent took from it, -1 if none
  *
  * Hung off event->pmu_private from event_init to destroy. @allowed and
  * @aux are set at event_init; the other fields change only on the box's
@@ -188,6 +189,7 @@ struct uncore_event {
 	u64 freq_slot;
 	struct perf_event *event;
 	struct work_struct lost_work;
+	int lost_idx;
 };
 
 /**
@@ -252,6 +254,9 @@ struct uncore_access_stats {
  *	events a move took off the old reading CPU and has not added on the
  *	new one yet (uncore_carry()); owned by @cpu, the new one
  * @carried_ev: the event of each counter in @carried
+ * @foreign: counters another agent took from an event still open
+ *	(uncore_check_foreign()): no other event is given them meanwhile.
+ *	Atomic bit operations: set on @cpu, cleared where the event is freed
  * @forwarded: events of a forwarding type (&struct uncore_type.forward)
  *	handed on since @cpu became the reading CPU: they stop if it goes
  * @faults: UNCORE_BOX_* bits. Atomic bit operations: accesses fail in any
@@ -289,6 +294,7 @@ struct uncore_box {
 	bool held;
 	u32 carried;
 	struct perf_event *carried_ev[UNCORE_MAX_EVENTS];
+	unsigned long foreign;
 	atomic_t forwarded;
 	unsigned long faults;
 };
