@@ -2859,7 +2859,6 @@ static int uncore_access_open(struct inode *inode, struct file *file)
 static int uncore_opens_show(struct seq_file *m, void *v)
 {
 	struct uncore_open *o;
-
 	int pkg;
 
 	seq_puts(m, "# cpu pmu\n");
