@@ -273,14 +273,27 @@ run_kernel() {
 	esac
 }
 
-# lane NAME KERNEL...: run those guests one after the other and leave their
-# totals in $BUILD/logs/lane-NAME.counts. Each lane is a subshell: the
-# counters it adds to are its own.
+# The guests still to run, one a line, shared by the lanes.
+QUEUE=$BUILD/logs/queue
+# next_guest: take the first guest off the queue and print it; nothing once
+# the queue is empty.
+next_guest() {
+	local k
+	{
+		flock 9
+		k=$(head -n 1 "$QUEUE")
+		sed -i 1d "$QUEUE"
+	} 9>"$QUEUE.lock"
+	echo "$k"
+}
+
+# lane NAME: run guests from the queue, one after the other, until it is
+# empty, and leave their totals in $BUILD/logs/lane-NAME.counts. Each lane
+# is a subshell: the counters it adds to are its own.
 lane() {
 	local name=$1 k
-	shift
 	passed=0 failed=0 skipped=0
-	for k; do run_kernel "$k"; done
+	while k=$(next_guest) && [ -n "$k" ]; do run_kernel "$k"; done
 	echo "$passed $failed $skipped" >"$BUILD/logs/lane-$name.counts"
 }
 
@@ -293,22 +306,28 @@ main() {
 	rm -f "$BUILD"/logs/lane-*.counts
 	# A guest keeps about one host CPU busy (QEMU's vCPU threads mostly
 	# wait in HLT: the tests sleep while the simulator counts), so on two
-	# cores the debug kernel's guests, the longest, run beside the others.
+	# cores two lanes take guests from one queue, each the next one as it
+	# finishes the last. The debug guest goes first: a lane builds the
+	# debug kernel for it (tens of minutes with an empty cache) while the
+	# other runs the stock kernel's guests; the other debug kernel guests
+	# go last, when it is built, to whichever lane is free.
 	# UNCORE_JOBS=1 runs them one at a time, as for timing a guest.
-	local dbg=() rest=() k l p f s lanes=1
+	local first=() rest=() late=() k l p f s lanes=1
 	for k in $KERNELS; do
 		case $k in
-		debug*) dbg+=("$k") ;;
+		debug) first+=("$k") ;;
+		debug*) late+=("$k") ;;
 		*) rest+=("$k") ;;
 		esac
 	done
-	if [ "$JOBS" -gt 1 ] && [ ${#dbg[@]} -gt 0 ] && [ ${#rest[@]} -gt 0 ]; then
+	printf '%s\n' "${first[@]}" "${rest[@]}" "${late[@]}" | grep . >"$QUEUE" || true
+	if [ "$JOBS" -gt 1 ] && [ "$(wc -l <"$QUEUE")" -gt 1 ]; then
 		lanes=2 LANE_TAG=1
-		lane debug "${dbg[@]}" &
-		lane stock "${rest[@]}" &
+		lane 1 &
+		lane 2 &
 		wait
 	else
-		(lane all "${dbg[@]}" "${rest[@]}")
+		(lane all)
 	fi
 	for l in "$BUILD"/logs/lane-*.counts; do
 		[ -e "$l" ] || continue
