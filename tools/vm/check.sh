@@ -25,6 +25,12 @@ DEBUG_SCALE=${UNCORE_DEBUG_SCALE:-10}
 # sparse, as on a real E5/E7 v4, and every package has one, core 19, that
 # pmi_core_sel (cores 0-17) cannot reach: t_55 moves reading CPUs there.
 STOCK_TOPO=2:0,1,2,19
+# Tests the stock guest leaves out: t_95, the fuzzer, whose Broadwell run
+# the debug guest has (with KASAN and lockdep), since the stock guest's
+# locked a CPU up on 2026-11-27 in a way not understood yet
+# (Documentation/fuzzing.rst, "What it found"); `make fuzz PART=bdx
+# UNCORE_FUZZ_KERNEL=stock` runs it there.
+STOCK_SKIP=${UNCORE_STOCK_SKIP:-t_95}
 DEBUG_TOPO=${UNCORE_DEBUG_TOPO:-2:0,19}
 # Which guests to run; `UNCORE_KERNELS=stock make check` for a quick loop.
 # stock4 and stock8 are the stock kernel with 4 and 8 sockets, running the
@@ -246,7 +252,7 @@ host_tests() {
 run_kernel() {
 	local p
 	case $1 in
-	stock) stock_guest stock "$STOCK_TOPO" "${ONLY[@]}" ;;
+	stock) stock_guest stock "$STOCK_TOPO" "uncore.skip=$STOCK_SKIP" "${ONLY[@]}" ;;
 	# More packages (E7 v4 goes to 8): discovery through the node-ID
 	# map, CAPID4 variants and every box of every package.
 	stock4 | stock8) stock_guest "$1" "${1#stock}:0,19" "uncore.tests=$MULTI_TESTS" ;;
