@@ -22,9 +22,7 @@
 # shellcheck source=uncore_lib.sh
 . /tests/uncore_lib.sh
 
-soak=$(sed -n 's/.*uncore\.soak=\([0-9]*\).*/\1/p' /proc/cmdline)
-CYCLES=4
-[ "${soak:-0}" -gt 0 ] && CYCLES=1000
+CYCLES=$(soak_size 4 1000)
 P=1000
 
 load_modules || exit 1

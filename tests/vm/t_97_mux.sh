@@ -36,7 +36,6 @@
 # shellcheck source=uncore_lib.sh
 . /tests/uncore_lib.sh
 
-soak=$(sed -n 's/.*uncore\.soak=\([0-9]*\).*/\1/p' /proc/cmdline)
 SESSIONS=64
 N=777
 
@@ -102,7 +101,7 @@ mux() {
 	compared=$((compared + 3 * SESSIONS))
 }
 
-if [ "${soak:-0}" -gt 0 ]; then
+if [ "$(soak_size 0 1)" = 1 ]; then
 	mux 10 60
 	mux 0 60
 else

@@ -13,9 +13,7 @@
 # shellcheck source=uncore_lib.sh
 . /tests/uncore_lib.sh
 
-soak=$(sed -n 's/.*uncore\.soak=\([0-9]*\).*/\1/p' /proc/cmdline)
-ROUNDS=10
-[ "${soak:-0}" -gt 0 ] && ROUNDS=100
+ROUNDS=$(soak_size 10 100)
 P=1000
 
 load_modules || exit 1

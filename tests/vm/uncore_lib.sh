@@ -230,3 +230,12 @@ EOS
 	echo clear >$SIM/fault
 	echo 3600000 >/sys/module/uncore_pmu/parameters/poll_max_ms
 }
+
+# soak_size CHECK SOAK: the stress tests' size, SOAK under `make soak`
+# (uncore.soak=1 on the kernel command line), else CHECK.
+soak_size() {
+	case " $(cat /proc/cmdline) " in
+	*" uncore.soak="[1-9]*) echo "$2" ;;
+	*) echo "$1" ;;
+	esac
+}

@@ -16,9 +16,7 @@
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
-soak=$(sed -n 's/.*uncore\.soak=\([0-9]*\).*/\1/p' /proc/cmdline)
-ROUNDS=3
-[ "${soak:-0}" -gt 0 ] && ROUNDS=100
+ROUNDS=$(soak_size 3 100)
 P=1000
 
 # The events (soakstat's INDEX is the line number from 0) and the line
@@ -49,7 +47,7 @@ npmus() { pmu_list | wc -l; }
 bad=0 counted=0 start=$(cut -d' ' -f1 /proc/uptime)
 fail() { bad=$((bad + 1)); diag "round $R: $*"; }
 R=1
-while [ $R -le $ROUNDS ]; do
+while [ $R -le "$ROUNDS" ]; do
 	load_modules || { fail "load"; break; }
 	[ $R = 1 ] && { nh_topo; pmu_list >/tmp/t97l.pmus; }
 	pmu_list | cmp -s - /tmp/t97l.pmus || fail "pmus $(npmus), not the first round's $(wc -l </tmp/t97l.pmus)"
