@@ -13,6 +13,8 @@
 # fewer cores enabled than the die has): the guest's core IDs are those.
 # With --log, a guest that has not reached /init after --boot-timeout
 # seconds is stopped early: a boot hang should not cost the full timeout.
+# So is a guest whose kernel keeps reporting a lockup (lockup_watchdog()),
+# after the state of its vCPUs has been added to the log.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -37,8 +39,9 @@ kernel=$1 initrd=$2 mode=$3
 shift 3
 part_load "$part"
 [ -n "$smp" ] || smp=$PART_SMP
-pidfile=$(mktemp)
-trap 'rm -f "$pidfile"' EXIT
+tmpdir=$(mktemp -d)
+pidfile=$tmpdir/pid monitor=$tmpdir/monitor
+trap 'rm -rf "$tmpdir"' EXIT
 
 # /init prints "uncore-guest:" first thing; no such line in time means the
 # kernel hung while booting. Not anchored at a line start: with `quiet` the
@@ -50,6 +53,74 @@ boot_watchdog() {
 	grep -aq 'uncore-guest:' "$logfile" && return
 	log "guest did not reach /init in ${boot_limit}s; stopping it"
 	kill "$(cat "$pidfile")"
+}
+
+# Headlines of a CPU that stays stuck: each kind repeats while it lasts (a
+# soft lockup every ~25 s, an RCU stall every ~60 s, a blocked task every
+# 120 s). The reports themselves fail the run (parse-results.sh); this is
+# only about not waiting for the guest's timeout once it is wedged.
+LOCKUP_RE='soft lockup - CPU#|hard LOCKUP|rcu: INFO: .*detected stalls|INFO: task .* blocked for more than'
+LOCKUP_REPEATS=4
+
+# Every vCPU's local APIC (IRR, ISR: an interrupt pending or in service
+# that no EOI ended blocks every vector of its priority and below, NMIs
+# excepted) and registers, through the human monitor on $monitor.
+dump_vcpus() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "monitor: $!\n";
+		sub cmd {
+			my ($c) = @_;
+			print $s "$c\n";
+			my $out = "";
+			# The prompt after the command echo ends its output.
+			while (1) {
+				my $buf;
+				my $rin = "";
+				vec($rin, fileno($s), 1) = 1;
+				last unless select($rin, undef, undef, 5);
+				last unless sysread($s, $buf, 65536);
+				$out .= $buf;
+				last if $out =~ /\Q$c\E.*\(qemu\) $/s;
+			}
+			$out =~ s/\e\[[0-9;]*[A-Za-z]//g;
+			$out =~ s/\r//g;
+			$out =~ s/^.*?\Q$c\E\n//s;
+			$out =~ s/\(qemu\) $//;
+			return $out;
+		}
+		cmd("");
+		my $cpus = cmd("info cpus");
+		print "== info cpus\n$cpus";
+		my @n = $cpus =~ /CPU #(\d+):/g;
+		for my $n (@n) {
+			cmd("cpu $n");
+			print "== vCPU $n: info lapic\n", cmd("info lapic");
+			print "== vCPU $n: info registers\n", cmd("info registers");
+		}
+		# Where each vCPU is, twice more: a stuck one does not move.
+		for my $round (1, 2) {
+			sleep 2;
+			for my $n (@n) {
+				cmd("cpu $n");
+				my ($ip, $fl) = cmd("info registers") =~ /[RE]IP=(\S+).*?[RE]FL=(\S+)/s;
+				print "== vCPU $n, +${\($round * 2)} s: RIP=$ip RFL=$fl\n";
+			}
+		}' "$monitor"
+}
+
+lockup_watchdog() {
+	local n
+	while sleep 10; do
+		n=$(grep -acE "$LOCKUP_RE" "$logfile" || true)
+		[ "$n" -ge "$LOCKUP_REPEATS" ] || continue
+		log "guest reported a lockup $n times; its vCPUs' state follows, then it is stopped"
+		{
+			echo "uncore-host: vCPU state at the lockup (QEMU monitor)"
+			dump_vcpus 2>&1 | sed 's/^/uncore-host: /'
+		} >>"$logfile"
+		kill "$(cat "$pidfile")"
+		return
+	done
 }
 
 # --topo: QEMU starts the boot CPU (socket 0, core 0) and the other vCPUs
@@ -70,14 +141,28 @@ if [ -n "$topo" ]; then
 	done
 fi
 
+# One host thread runs every vCPU in turn (UNCORE_TCG_THREAD=multi gives
+# each its own). With a thread per vCPU, QEMU 7.2 sometimes kept running
+# the old translation of kernel text the guest had just live-patched (a
+# static key flipped by perf_event_open(), text_poke_bp()): the vCPU hit
+# an int3 already gone from memory, the kprobes int3 handler found no int3
+# there and sent it back to the address, where the stale translation
+# raised it again, forever, interrupts off; the other CPUs then waited
+# for it in their IPIs (soft lockups, RCU stalls). The fuzzer, which
+# flips perf's static keys thousands of times a minute, hit it in a minute
+# or two on the Xeon 7500 and K8 guests; ten minutes each in one thread
+# did not (Documentation/fuzzing.rst, "What it found"). On a 2-core host
+# running two guests, one thread each is also all the cores there are.
+TCG_THREAD=${UNCORE_TCG_THREAD:-single}
 # shellcheck disable=SC2054 # commas belong to QEMU option values
 args=(
-	-accel tcg,thread=multi
+	-accel "tcg,thread=$TCG_THREAD"
 	-cpu "$PART_CPU"
 	-smp "$smp" "${cpu_devs[@]}" -m 2G
 	-nic none -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-pidfile "$pidfile"
+	-monitor "unix:$monitor,server=on,wait=off"
 	-append "console=ttyS0 panic=-1 uncore.mode=$mode $*"
 )
 if [ -n "$tap" ]; then
@@ -89,15 +174,17 @@ fi
 [ -t 0 ] || exec </dev/null
 
 start=$(date +%s)
-watchdog=''
+watchdogs=()
 if [ "$logfile" != /dev/null ]; then
 	boot_watchdog >/dev/null &
-	watchdog=$!
+	watchdogs+=($!)
+	lockup_watchdog >/dev/null &
+	watchdogs+=($!)
 fi
 set +e
 timeout -k 10 "$limit" qemu-system-x86_64 "${args[@]}" | tee "$logfile"
 rc=${PIPESTATUS[0]}
 set -e
-[ -z "$watchdog" ] || kill "$watchdog" 2>/dev/null || true
+[ "${#watchdogs[@]}" -eq 0 ] || kill "${watchdogs[@]}" 2>/dev/null || true
 log "guest ($mode, ${kernel##*/}) ran $(( $(date +%s) - start ))s, qemu status $rc"
 exit "$rc"
