@@ -73,7 +73,7 @@ mkdir -p "$logs"
 for try in 1 2 3; do
 	log "fuzzing $part for $minutes min, seed $seed, on the $kernel kernel (limit ${limit}s, try $try)"
 	set +e
-	"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" --log "$logs/$name.log" \
+	"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" --tcg-thread single --log "$logs/$name.log" \
 		--tap "$logs/$name.tap" "$image" "$initrd" check "uncore.part=$part" loglevel=7 \
 		"${extra[@]}" "uncore.timeout_scale=$scale" uncore.tests=t_95 \
 		"uncore.fuzz_seconds=$secs" "uncore.fuzz_seed=$seed" "uncore.pmu_args=$pmu_args" \

@@ -1,6 +1,7 @@
 #!/bin/bash
 # run-qemu.sh [--tap FILE] [--log FILE] [--timeout SECS] [--boot-timeout SECS]
 #             [--part NAME] [--smp SPEC | --topo SOCKETS:CORE-IDS]
+#             [--tcg-thread single|multi]
 #             KERNEL INITRD MODE [CMDLINE...]
 #
 # Boot KERNEL with INITRD under QEMU TCG on a machine that looks like the
@@ -22,6 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/parts.sh"
 
 tap="" logfile=/dev/null limit=900 boot_limit=360 smp="" topo="" part=bdx
+TCG_THREAD=multi
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tap) tap=$2; shift 2 ;;
@@ -31,9 +33,11 @@ while [ $# -gt 0 ]; do
 	--part) part=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--topo) topo=$2; shift 2 ;;
+	--tcg-thread) TCG_THREAD=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
+[[ $TCG_THREAD =~ ^(single|multi)$ ]] || die "--tcg-thread $TCG_THREAD: single or multi"
 [ $# -ge 3 ] || die "usage: $0 [--tap F] [--log F] [--timeout S] KERNEL INITRD MODE [CMDLINE...]"
 kernel=$1 initrd=$2 mode=$3
 shift 3
@@ -141,19 +145,20 @@ if [ -n "$topo" ]; then
 	done
 fi
 
-# One host thread runs every vCPU in turn (UNCORE_TCG_THREAD=multi gives
-# each its own). With a thread per vCPU, QEMU 7.2 sometimes kept running
-# the old translation of kernel text the guest had just live-patched (a
-# static key flipped by perf_event_open(), text_poke_bp()): the vCPU hit
-# an int3 already gone from memory, the kprobes int3 handler found no int3
-# there and sent it back to the address, where the stale translation
-# raised it again, forever, interrupts off; the other CPUs then waited
-# for it in their IPIs (soft lockups, RCU stalls). The fuzzer, which
-# flips perf's static keys thousands of times a minute, hit it in a minute
-# or two on the Xeon 7500 and K8 guests; ten minutes each in one thread
-# did not (Documentation/fuzzing.rst, "What it found"). On a 2-core host
-# running two guests, one thread each is also all the cores there are.
-TCG_THREAD=${UNCORE_TCG_THREAD:-single}
+# --tcg-thread single has one host thread run every vCPU in turn, as the
+# guests that run the fuzzer need; by default each vCPU has its own
+# (multi). With a thread per vCPU, QEMU 7.2 sometimes kept running the old
+# translation of kernel text the guest had just live-patched (a static key
+# flipped by perf_event_open(), text_poke_bp()): the vCPU hit an int3
+# already gone from memory, the kprobes int3 handler found no int3 there
+# and sent it back to the address, where the stale translation raised it
+# again, forever, interrupts off; the other CPUs then waited for it in
+# their IPIs (soft lockups, RCU stalls). The fuzzer, which flips perf's
+# static keys thousands of times a minute, hit it within minutes on the
+# Xeon 7500 and K8 guests; ten minutes each in one thread did not
+# (Documentation/fuzzing.rst, "What it found"). The other tests flip them
+# seldom and never hit it; some of them (t_48) time a loop on one vCPU
+# against work on the others, which one thread would serialise.
 # shellcheck disable=SC2054 # commas belong to QEMU option values
 args=(
 	-accel "tcg,thread=$TCG_THREAD"
