@@ -17,6 +17,7 @@
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
+#include <asm/cpufeature.h>
 #include <asm/processor.h>
 
 #include <uncore_pmu/msr_backend.h>
@@ -40,6 +41,17 @@ const struct sim_model *sim_model;
 static char *part;
 module_param(part, charp, 0444);
 MODULE_PARM_DESC(part, "Model this part whatever the CPU is (bdx, p4mp, nhmex, k8); for tests");
+
+/*
+ * Loaded on a real part, the simulator would silently take the place of its
+ * registers: the driver uses the simulator's backend whenever it is loaded,
+ * and perf would report simulated counts as the machine's. The tests run in
+ * QEMU, whose CPU models all set the hypervisor bit (CPUID.1:ECX[31]), so
+ * without it the simulator refuses to load unless told otherwise.
+ */
+static bool on_bare_metal;
+module_param(on_bare_metal, bool, 0444);
+MODULE_PARM_DESC(on_bare_metal, "Load without CPUID's hypervisor bit: on a real CPU the driver then counts simulated registers, not the part's");
 
 /*
  * Sim time is CLOCK_MONOTONIC plus an offset, or a frozen value. The fast
@@ -185,6 +197,10 @@ static int __init sim_init(void)
 	unsigned int i;
 	int ret;
 
+	if (!boot_cpu_has(X86_FEATURE_HYPERVISOR) && !on_bare_metal) {
+		pr_err("not in a virtual machine (no CPUID hypervisor bit): refusing to stand in for this CPU's uncore registers; on_bare_metal=1 to load anyway\n");
+		return -ENODEV;
+	}
 	for (i = 0; i < ARRAY_SIZE(sim_models) && !m; i++)
 		if (part ? !strcmp(part, sim_models[i]->part) :
 			   sim_models[i]->match())
