@@ -817,7 +817,7 @@ static const struct uncore_pmi bdx_pmi = {
 static int bdx_probe(void)
 {
 	if (driver_find("bdx_uncore", &pci_bus_type)) {
-		pr_err("intel_uncore owns the uncore PMUs: 'rmmod intel_uncore' (and blacklist it) before loading this driver\n");
+		pr_err("intel_uncore owns the uncore PMUs: " UNCORE_INTEL_UNCORE_FIX "\n");
 		return -EBUSY;
 	}
 	return 0;

@@ -3464,8 +3464,8 @@ static int uncore_register(struct uncore_pmu *upmu)
 	int err = perf_pmu_register(&upmu->pmu, upmu->name, -1);
 
 	if (err == -EEXIST)
-		pr_err("%s is registered already: is intel_uncore loaded? 'rmmod intel_uncore' (and blacklist it) first\n",
-		       upmu->name);
+		pr_err("%s is registered already, by intel_uncore if it is loaded: "
+		       UNCORE_INTEL_UNCORE_FIX "\n", upmu->name);
 	else if (err)
 		pr_err("cannot register %s: %d\n", upmu->name, err);
 	else

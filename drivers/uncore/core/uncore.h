@@ -20,6 +20,14 @@
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 
+/*
+ * What to do when intel_uncore holds the PMU names or the PCI devices: the
+ * modprobe.d file shipped for it, inactive until copied (uncore_pmu.rst,
+ * "Installing"). Kept in one place for both refusals.
+ */
+#define UNCORE_INTEL_UNCORE_FIX \
+	"'rmmod intel_uncore' first; to keep it from loading at boot, copy uncore-pmu-replaces-intel-uncore.conf (in /usr/share/uncore-pmu/modprobe.d/ from the package, /usr/local/share/uncore-pmu/modprobe.d/ from make install) to /etc/modprobe.d/ and run update-initramfs -u"
+
 #define UNCORE_MAX_COUNTERS	8
 /* Index of a box's fixed counter in uncore_box.events[] and assignment. */
 #define UNCORE_FIXED_IDX	UNCORE_MAX_COUNTERS
