@@ -2,19 +2,67 @@
 # Host entry points. The module sources are described in Kbuild; everything
 # that needs a VM, the test kernel or Debian packages lives in tools/.
 
-# Headers of the running kernel if installed, else the newest Debian ones
-# of the stock flavour (N-amd64, not N-rt-amd64): the build machine may run
-# a kernel without headers (any uname -r).
-KDIR ?= $(or $(wildcard /lib/modules/$(shell uname -r)/build), \
-	$(shell ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -n1))
+# KVER as given, before the default below: KDIR's default depends on it.
+KVER_GIVEN := $(KVER)
 
-.PHONY: all modules clean demo check soak bench lint deps fuzz
+# The build tree of KVER if given, else the headers of the running kernel
+# if installed, else the newest Debian ones of the stock flavour (N-amd64,
+# not N-rt-amd64): the build machine may run a kernel without headers (any
+# uname -r).
+KDIR ?= $(if $(KVER_GIVEN),/lib/modules/$(KVER_GIVEN)/build, \
+	$(or $(wildcard /lib/modules/$(shell uname -r)/build), \
+	$(shell ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -n1)))
+
+# The release KDIR builds for (its uname -r), from utsrelease.h: Debian's
+# header packages give `make kernelrelease` the upstream version instead.
+KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+
+# make install: uncore_pmu.ko (never the simulator) into
+# $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR), where Kbuild's own
+# modules_install puts external modules, then depmod (-b $(DESTDIR) when
+# staging); the opt-in configuration files into $(DESTDIR)$(datadir).
+INSTALL_MOD_DIR ?= extra
+prefix ?= /usr/local
+datadir ?= $(prefix)/share
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+DEPMOD = depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+CONF_FILES := modprobe.d/uncore-pmu-replaces-intel-uncore.conf \
+	      modules-load.d/uncore-pmu.conf
+
+.PHONY: all modules clean demo check soak bench lint deps fuzz install \
+	uninstall
 
 all: modules
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers: set KDIR or run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# A module built for another kernel than KVER would never load there.
+install: modules
+	@test -n "$(KVER)" || { echo "no kernel release: set KVER or KDIR" >&2; exit 1; }
+	@built=$$(modinfo -F vermagic uncore_pmu.ko | cut -d' ' -f1); \
+	if [ "$$built" != "$(KVER)" ]; then \
+		echo "uncore_pmu.ko is built for $$built, not $(KVER): set KDIR to its build tree" >&2; \
+		exit 1; \
+	fi
+	install -D -m 0644 uncore_pmu.ko $(MODDIR)/uncore_pmu.ko
+	$(DEPMOD)
+	for f in $(CONF_FILES); do \
+		install -D -m 0644 conf/$$f $(DESTDIR)$(datadir)/uncore-pmu/$$f || exit 1; \
+	done
+
+UNINSTALL_DIRS = $(MODDIR) $(DESTDIR)$(datadir)/uncore-pmu/modprobe.d \
+	$(DESTDIR)$(datadir)/uncore-pmu/modules-load.d $(DESTDIR)$(datadir)/uncore-pmu
+
+uninstall:
+	@test -n "$(KVER)" || { echo "no kernel release: set KVER or KDIR" >&2; exit 1; }
+	rm -f $(MODDIR)/uncore_pmu.ko $(addprefix $(DESTDIR)$(datadir)/uncore-pmu/,$(CONF_FILES))
+	for d in $(UNINSTALL_DIRS); do \
+		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
+	done
+	[ ! -d $(DESTDIR)/lib/modules/$(KVER) ] || $(DEPMOD)
 
 deps:
 	tools/setup-deps.sh
