@@ -18,6 +18,9 @@ KDIR ?= $(if $(KVER_GIVEN),/lib/modules/$(KVER_GIVEN)/build, \
 KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
 	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
+# The package version, from the first line of debian/changelog.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' $(CURDIR)/debian/changelog)
+
 # make install: uncore_pmu.ko (never the simulator) into
 # $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR), where Kbuild's own
 # modules_install puts external modules, then depmod (-b $(DESTDIR) when
@@ -31,7 +34,7 @@ CONF_FILES := modprobe.d/uncore-pmu-replaces-intel-uncore.conf \
 	      modules-load.d/uncore-pmu.conf
 
 .PHONY: all modules clean demo check soak bench lint deps fuzz install \
-	uninstall
+	uninstall dkms-src
 
 all: modules
 
@@ -63,6 +66,25 @@ uninstall:
 		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
 	done
 	[ ! -d $(DESTDIR)/lib/modules/$(KVER) ] || $(DEPMOD)
+
+# `make dkms-src [DKMS_SRC=dir]`: the sources dkms builds uncore_pmu.ko
+# from (not the simulator's, not the tests'), with dkms.conf's version
+# filled in, where `dkms add/build/install -m uncore-pmu -v $(VERSION)`
+# looks for them by default. Files an in-place build left are not copied.
+DKMS_SRC ?= /usr/src/uncore-pmu-$(VERSION)
+# What an in-place build writes next to the sources (.gitignore).
+RSYNC_NO_OBJECTS := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+	--exclude='*.mod.c' --exclude='/drivers/uncore/*/*_events.c' \
+	--exclude='.*.cmd' --exclude='*.a' --exclude='modules.order' \
+	--exclude='Module.symvers' --exclude='*.dwo' --exclude='.*.d'
+
+dkms-src:
+	@test -n "$(VERSION)" || { echo "no version in debian/changelog" >&2; exit 1; }
+	mkdir -p $(DKMS_SRC)
+	rsync -a --delete $(RSYNC_NO_OBJECTS) --include='/drivers/' --include='/drivers/uncore/***' \
+		--include='/include/***' --include='/Kbuild' --exclude='*' \
+		$(CURDIR)/ $(DKMS_SRC)/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
 
 deps:
 	tools/setup-deps.sh
