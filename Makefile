@@ -34,7 +34,7 @@ CONF_FILES := modprobe.d/uncore-pmu-replaces-intel-uncore.conf \
 	      modules-load.d/uncore-pmu.conf
 
 .PHONY: all modules clean demo check soak bench lint deps fuzz install \
-	uninstall dkms-src
+	uninstall dkms-src deb
 
 all: modules
 
@@ -85,6 +85,17 @@ dkms-src:
 		--include='/include/***' --include='/Kbuild' --exclude='*' \
 		$(CURDIR)/ $(DKMS_SRC)/
 	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+
+# `make deb`: the Debian package uncore-pmu-dkms (debian/), built from a
+# copy of the tree in build/deb/src, so that the package files land in
+# build/deb and an in-place build's objects stay out; then lintian.
+deb:
+	rm -rf build/deb
+	mkdir -p build/deb/src
+	rsync -a $(RSYNC_NO_OBJECTS) --exclude='/build*' --exclude='/.git' \
+		$(CURDIR)/ build/deb/src/
+	cd build/deb/src && dpkg-buildpackage -b -us -uc
+	lintian --fail-on error,warning --info build/deb/uncore-pmu-dkms_$(VERSION)_all.deb
 
 deps:
 	tools/setup-deps.sh
