@@ -167,12 +167,18 @@ guest() {
 }
 
 # stock_guest NAME TOPO CMDLINE...: the stock Debian kernel as guest NAME.
+# The stock guest also gets uncore_pmu.ko as dkms builds it against the
+# stock headers (build-dkms.sh), which t_12 loads with modprobe.
 stock_guest() {
-	local name=$1 topo=$2 v
+	local name=$1 topo=$2 v ko=""
 	shift 2
 	v=$(stock_version)
 	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "$name: module build"; return; }
-	guest "$name" "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" "$topo" "" loglevel=7 "$@"
+	if [ "$name" = stock ]; then
+		ko=$("$tools/build-dkms.sh" "$v") || fail_step "$name: dkms build"
+	fi
+	UNCORE_DKMS_KO=$ko guest "$name" "/boot/vmlinuz-$v" "$v" "$BUILD/stock" "$STOCK_TIMEOUT" \
+		"$topo" "" loglevel=7 "$@"
 }
 
 # rt_guest: Debian's PREEMPT_RT kernel of the stock kernel's ABI, as the

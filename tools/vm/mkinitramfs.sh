@@ -4,6 +4,9 @@
 # Build a gzip'd newc initramfs for kernel release KVER: static busybox,
 # Debian's perf with its libraries, the modules from MODDIR (and the KUnit
 # modules from KUNITDIR), the guest tests under /tests and tools/vm/init.
+# With UNCORE_DKMS_KO set (build-dkms.sh's module), that uncore_pmu.ko is
+# installed where `dkms install` puts it, updates/dkms, which modprobe
+# prefers to the build tree's copy in extra/.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
@@ -47,6 +50,10 @@ add_modules() {
 	# Test fixtures (tests/fixtures/) beside the modules under test.
 	if compgen -G "$moddir/tests/fixtures/*.ko" >/dev/null; then
 		cp "$moddir"/tests/fixtures/*.ko "$root/$lm/extra/"
+	fi
+	if [ -n "${UNCORE_DKMS_KO:-}" ]; then
+		mkdir -p "$root/$lm/updates/dkms"
+		cp "$UNCORE_DKMS_KO" "$root/$lm/updates/dkms/"
 	fi
 	# depmod warns about these when absent; nothing is built in for us.
 	touch "$root/$lm"/modules.{order,builtin,builtin.modinfo}
