@@ -179,6 +179,8 @@ fi
 [ -t 0 ] || exec </dev/null
 
 start=$(date +%s)
+# The log is appended to: lockup_watchdog() adds to it while tee writes it.
+: >"$logfile"
 watchdogs=()
 if [ "$logfile" != /dev/null ]; then
 	boot_watchdog >/dev/null &
@@ -187,7 +189,7 @@ if [ "$logfile" != /dev/null ]; then
 	watchdogs+=($!)
 fi
 set +e
-timeout -k 10 "$limit" qemu-system-x86_64 "${args[@]}" | tee "$logfile"
+timeout -k 10 "$limit" qemu-system-x86_64 "${args[@]}" | tee -a "$logfile"
 rc=${PIPESTATUS[0]}
 set -e
 [ "${#watchdogs[@]}" -eq 0 ] || kill "${watchdogs[@]}" 2>/dev/null || true
