@@ -14,6 +14,9 @@ pkgs=(
 	# The dkms build of uncore_pmu against the stock headers (dkms.conf),
 	# and `make deb`: dh_dkms (dh-sequence-dkms) under debhelper, lintian.
 	dkms dh-dkms debhelper lintian
+	# `tools/uncore-top --plot`: the CSV it writes drawn as SVG or PNG,
+	# on the host (the guests have no gnuplot); -nox has svg and pngcairo.
+	gnuplot-nox
 )
 
 missing_pkgs() {

@@ -75,6 +75,8 @@ add_tests() {
 		cp "$BUILD"/helpers/* "$root/tests/"
 	fi
 	chmod -R +x "$root"/tests
+	# The tool t_87 drives, where a user would find it.
+	install -m 0755 "$REPO/tools/uncore-top" "$root/usr/bin/uncore-top"
 }
 
 add_init() {
