@@ -1,0 +1,247 @@
+#!/bin/sh
+# timeout: 500
+# tools/uncore-top (/usr/bin/uncore-top in the guest) against injected
+# truth: what it prints and writes to CSV, per package and interval, is what
+# the simulator was made to see. With the sim clock frozen, two batches of
+# known iMC CAS, QPI data flit and LLC miss counts on every box of every
+# package, each written once an interval has been printed, and a known
+# advance of the clock, land in one known interval each: every count and
+# rate is compared exactly, the UCLK ticks too. With the clock running, the
+# totals over the run are exact and UCLK (GHz) is within 10% of uclk_khz
+# in every interval but the first, 3% over them (perf's interval timestamps
+# and its reads of 60-odd counters are some milliseconds apart under TCG;
+# the first interval also holds perf's enabling of the events, the UBox's
+# last: 0.5-1.2% off where the others were within 0.7%). Then bad input:
+# options, no uncore PMUs, a driver without the aliases the view needs.
+# shellcheck source=lib.sh
+. /tests/lib.sh
+# shellcheck source=uncore_lib.sh
+. /tests/uncore_lib.sh
+
+UT=/usr/bin/uncore-top
+ok "[ -x $UT ]" "uncore-top is installed"
+
+# --- bad input ---------------------------------------------------------
+for args in "--bogus" "-i" "-i 10" "-i 1x" "-n 0" "--view nosuch" "--plot a.csv" "extra"; do
+	# shellcheck disable=SC2086 # the words of one case
+	$UT $args >/tmp/ut.out 2>/tmp/ut.err
+	rc=$?
+	is "$rc $(grep -c '^usage: uncore-top' /tmp/ut.err)" "2 1" "uncore-top $args: usage error, exit 2"
+done
+$UT --plot /tmp/none.csv /tmp/x.gif >/dev/null 2>/tmp/ut.err
+is "$?" 2 "uncore-top --plot to .gif: usage error, exit 2"
+if ls -d "$PMUS"/uncore_* >/dev/null 2>&1; then
+	skip "no uncore PMU: a clear message" "uncore PMUs already registered"
+else
+	$UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
+	is "$? $(cat /tmp/ut.err)" \
+		"1 uncore-top: no uncore PMU in /sys/bus/event_source/devices: is uncore_pmu loaded (modprobe uncore_pmu)?" \
+		"no uncore PMU: says so, exit 1"
+fi
+
+# The driver with mainline's aliases only (all_aliases=0): the iMC's
+# cas_count_read/write and the UBox clockticks are there, the QPI flit and
+# LLC_LOOKUP aliases are not. The message names each column it cannot
+# fill, and nothing else.
+if load_modules all_aliases=0; then
+	$UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
+	rc=$?
+	sed 's/^/# /' /tmp/ut.err
+	is "$rc $(grep -c '^  [a-z_]*: no ' /tmp/ut.err)" "1 3" "all_aliases=0: exit 1, three columns named"
+	ok "grep -q '^  qpi_out: no uncore_qpi_\* with events/unc_q_txl_flits_g0.data\$' /tmp/ut.err" \
+		"all_aliases=0: names the QPI Tx flit alias"
+	ok "grep -q '^  llc_miss: no uncore_cbox_\* with events/unc_c_llc_lookup.any\$' /tmp/ut.err" \
+		"all_aliases=0: names the LLC_LOOKUP alias"
+	ok "! grep -qE 'mem_read|mem_write|uclk' /tmp/ut.err" "all_aliases=0: the columns it can fill are not named"
+	ok "[ ! -s /tmp/ut.out ]" "all_aliases=0: nothing on stdout"
+fi
+unload_modules
+
+load_modules || exit 1
+topo_init
+np=$(echo "$PKGS" | wc -w)
+khz=$(cat "$SIMPARAM"/uclk_khz)
+
+# csv_rows FILE: data rows written so far.
+csv_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+
+# wait_rows FILE N: until FILE has N data rows (60 s, scaled: perf reads
+# every alias file of every PMU before its first interval).
+wait_rows() {
+	_n=$((600 * ${UNCORE_TIMEOUT_SCALE:-1}))
+	while [ "$(csv_rows "$1")" -lt "$2" ]; do
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || { diag "timed out waiting for $2 rows of $1"; return 1; }
+		sleep 0.1
+	done
+}
+
+# batch S: the S-th set of known counts, written in one inject per
+# package so that it lands within one interval: CAS reads and writes on
+# every iMC channel the package has (with either subevent bit of .RD and
+# .WR), Tx and Rx data flits on every QPI port, LLC lookups that miss
+# (state I) on every CBo; and what the columns must not count: CAS
+# RD_WMM, non-data flits, lookups that hit (state M). Sets E_<p> to
+# "read-bytes write-bytes qpi-out-bytes qpi-in-bytes misses".
+batch() {
+	for p in $PKGS; do
+		l="" rd=0 wr=0 qo=0 qi=0 miss=0
+		n=0
+		while [ $n -lt 8 ]; do
+			if has_imc "$p" $n; then
+				a=$(($1 * 1000003 + p * 100019 + n * 1009))
+				b=$(($1 * 500009 + p * 70001 + n * 307))
+				l="$l
+pkg=$p box=imc idx=$n event=0x04 umask=$((1 + n % 2)) count=$a
+pkg=$p box=imc idx=$n event=0x04 umask=$((4 << (n % 2))) count=$b
+pkg=$p box=imc idx=$n event=0x04 umask=0x10 count=999"
+				rd=$((rd + a)) wr=$((wr + b))
+			fi
+			n=$((n + 1))
+		done
+		ports=2
+		port2 "$p" && ports=3
+		n=0
+		while [ $n -lt $ports ]; do
+			a=$(($1 * 300007 + p * 20011 + n * 101))
+			b=$(($1 * 200003 + p * 30011 + n * 211))
+			l="$l
+pkg=$p box=qpi idx=$n event=0x00 umask=0x02 count=$a
+pkg=$p box=qpi idx=$n event=0x01 umask=0x02 count=$b
+pkg=$p box=qpi idx=$n event=0x00 umask=0x04 count=777"
+			qo=$((qo + a)) qi=$((qi + b))
+			n=$((n + 1))
+		done
+		n=0
+		while [ $n -lt 24 ]; do
+			if has_cbo "$p" $n; then
+				a=$(($1 * 40009 + p * 3001 + n * 17))
+				l="$l
+pkg=$p box=cbox idx=$n event=0x34 umask=0x11 state=0x1 count=$a
+pkg=$p box=cbox idx=$n event=0x34 umask=0x11 state=0x8 count=555"
+				miss=$((miss + a))
+			fi
+			n=$((n + 1))
+		done
+		sim_inject "${l#?}" || return 1
+		eval "E_$p='$((rd * 64)) $((wr * 64)) $((qo * 8)) $((qi * 8)) $miss'"
+	done
+}
+
+# counts CSV K P: interval K's counts for package P, in batch's order
+# then UCLK ticks (by header name, as a user's script would).
+counts() {
+	awk -F, -v k="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 != t { t = $1; n++ }
+		n == k && $2 == p { print $c["mem_read_bytes"], $c["mem_write_bytes"], $c["qpi_out_bytes"],
+			$c["qpi_in_bytes"], $c["llc_miss_misses"], $c["uclk_ticks"] }' "$1"
+}
+
+# field CSV K P NAME: column NAME of interval K, package P.
+field() {
+	awk -F, -v k="$2" -v p="$3" -v f="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 != t { t = $1; n++ }
+		n == k && $2 == p { print $c[f] }' "$1"
+}
+
+# shown OUT TIME P: the screen row of package P (or "all") at TIME (s, as
+# the CSV has it), its fields from the time on.
+shown() {
+	awk -v t="$(awk -v t="$2" 'BEGIN { printf "%.3f", t }')" -v p="$3" '$1 == t && $2 == p' "$1"
+}
+
+# rates TIME DT P COUNTS: the screen row uncore-top must print for COUNTS
+# (read write out in misses ticks, or "-" ticks) over DT seconds.
+rates() {
+	echo "$4" | awk -v t="$1" -v dt="$2" -v p="$3" '{
+		printf "%10.3f %4s %11.1f %11.1f %11.1f %11.1f %11.3f %11s\n", t, p, $1 / 1e6 / dt,
+			$2 / 1e6 / dt, $3 / 1e6 / dt, $4 / 1e6 / dt, $5 / 1e6 / dt,
+			$6 == "-" ? "-" : sprintf("%.3f", $6 / 1e9 / dt) }'
+}
+
+# csv_rates COUNTS DT: the CSV's rate columns for COUNTS over DT.
+csv_rates() {
+	echo "$1" | awk -v dt="$2" '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f\n", $1 / 1e6 / dt,
+		$2 / 1e6 / dt, $3 / 1e6 / dt, $4 / 1e6 / dt, $5 / 1e6 / dt, $6 / 1e9 / dt }'
+}
+
+# --- exact: sim clock frozen, one batch in each of intervals 2 and 3 ----
+csv=/tmp/ut.csv
+rm -f $csv
+echo freeze >"$SIM"/clock
+$UT -i 2000 -n 5 --csv $csv >/tmp/ut.out 2>/tmp/ut.err &
+ut=$!
+adv_a=250 adv_b=100 # ms of sim time
+if wait_rows $csv "$np"; then
+	batch 1 && echo "advance $((adv_a * 1000000))" >"$SIM"/clock
+	for p in $PKGS; do eval "A_$p=\$E_$p"; done
+fi
+if wait_rows $csv $((2 * np)); then
+	batch 2 && echo "advance $((adv_b * 1000000))" >"$SIM"/clock
+	for p in $PKGS; do eval "B_$p=\$E_$p"; done
+fi
+wait $ut
+is "$?" 0 "uncore-top -n 5 exits 0"
+echo run >"$SIM"/clock
+sed 's/^/# /' /tmp/ut.out
+is "$(csv_rows $csv)" $((5 * np)) "CSV: one row per package and interval"
+ok "[ ! -s /tmp/ut.err ]" "no warning (nothing multiplexed, every event opened)"
+[ -s /tmp/ut.err ] && sed 's/^/# err: /' /tmp/ut.err
+zero="0 0 0 0 0 0"
+for p in $PKGS; do
+	eval "a=\$A_$p b=\$B_$p"
+	for k in 1 2 3 4 5; do
+		case $k in
+		2) want="$a $((khz * adv_a))" ;;
+		3) want="$b $((khz * adv_b))" ;;
+		*) want=$zero ;;
+		esac
+		is "$(counts $csv $k "$p")" "$want" "CSV interval $k package $p: bytes read, written, QPI out, in, LLC misses, UCLK ticks"
+		t=$(field $csv $k "$p" time_s)
+		dt=$(field $csv $k "$p" interval_s)
+		is "$(shown /tmp/ut.out "$t" "$p")" "$(rates "$t" "$dt" "$p" "$want")" \
+			"screen interval $k package $p: MB/s, M/s and GHz of those counts over ${dt}s"
+		[ $k = 2 ] || [ $k = 3 ] || continue
+		is "$(field $csv $k "$p" mem_read_MBps) $(field $csv $k "$p" mem_write_MBps) $(field $csv $k "$p" qpi_out_MBps) $(field $csv $k "$p" qpi_in_MBps) $(field $csv $k "$p" llc_miss_Mps) $(field $csv $k "$p" uclk_GHz)" \
+			"$(csv_rates "$want" "$dt")" "CSV interval $k package $p: rates"
+	done
+done
+if [ "$np" -gt 1 ]; then
+	sum=$(for p in $PKGS; do eval "echo \$A_$p"; done |
+		awk '{ for (i = 1; i <= NF; i++) s[i] += $i } END { print s[1], s[2], s[3], s[4], s[5], "-" }')
+	t=$(field $csv 2 0 time_s)
+	is "$(shown /tmp/ut.out "$t" all)" "$(rates "$t" "$(field $csv 2 0 interval_s)" all "$sum")" \
+		"screen interval 2, all packages: the sums, no clock"
+fi
+# perf's intervals are never short; under a loaded host they run long
+# (up to 3 s seen), which the alignment above allows for.
+ok "awk -F, 'NR > 1 && \$3 < 1.99 { exit 1 }' $csv" "intervals of at least 2 s"
+
+# --- running clock: totals exact, UCLK within tolerance ----------------
+csv=/tmp/ut2.csv
+rm -f $csv
+$UT -i 1000 -n 4 --csv $csv >/tmp/ut2.out 2>/tmp/ut2.err &
+ut=$!
+wait_rows $csv "$np" && batch 3
+wait $ut
+is "$?" 0 "uncore-top -n 4 (clock running) exits 0"
+sed 's/^/# /' /tmp/ut2.out
+want_ghz=$(awk -v k="$khz" 'BEGIN { printf "%.3f", k / 1e6 }')
+for p in $PKGS; do
+	e=$(eval "echo \$E_$p")
+	is "$(awk -F, -v p="$p" 'NR > 1 && $2 == p { for (i = 10; i <= 14; i++) s[i] += $i }
+		END { printf "%.0f %.0f %.0f %.0f %.0f\n", s[10], s[11], s[12], s[13], s[14] }' $csv)" "$e" \
+		"clock running, package $p: the intervals add up to the batch, exactly"
+	diag "package $p UCLK GHz per interval: $(awk -F, -v p="$p" 'NR > 1 && $2 == p { printf " %.4f", $15 / $3 / 1e9 }' $csv) (want $want_ghz)"
+	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p && n++ && (\$15 / \$3 / 1e9 < w * 0.9 || \$15 / \$3 / 1e9 > w * 1.1) { exit 1 }' $csv" \
+		"package $p: UCLK within 10% of ${want_ghz} GHz in intervals 2-4 (CSV)"
+	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p && n++ { s += \$15; d += \$3 }
+		END { g = s / d / 1e9; exit !(g >= w * 0.97 && g <= w * 1.03) }' $csv" \
+		"package $p: UCLK within 3% of ${want_ghz} GHz over intervals 2-4 (CSV)"
+	ok "awk -v p='$p' -v w='$want_ghz' '\$2 == p && \$1 ~ /^[0-9.]+\$/ && n++ && (\$8 < w * 0.9 || \$8 > w * 1.1) { exit 1 }' /tmp/ut2.out" \
+		"package $p: the screen's GHz within 10% in intervals 2-4"
+done
+sed -n 's/^/# csv: /p' $csv
+
+is "$(sim_leftovers)" 0 "uncore-top's perf sessions left nothing programmed"
+unload_modules
