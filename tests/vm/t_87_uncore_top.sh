@@ -7,12 +7,12 @@
 # package, each written once an interval has been printed, and a known
 # advance of the clock, land in one known interval each: every count and
 # rate is compared exactly, the UCLK ticks too. With the clock running, the
-# totals over the run are exact and UCLK (GHz) is within 10% of uclk_khz
-# in every interval but the first, 3% over them (perf's interval timestamps
-# and its reads of 60-odd counters are some milliseconds apart under TCG;
-# the first interval also holds perf's enabling of the events, the UBox's
-# last: 0.5-1.2% off where the others were within 0.7%). Then bad input:
-# options, no uncore PMUs, a driver without the aliases the view needs.
+# totals over the run are exact and UCLK (GHz) is within 3% of uclk_khz in
+# every interval, 1% over the run: uncore-top divides by the time perf
+# says the UBox counter ran, which the sim clock (CLOCK_MONOTONIC) and
+# perf's clock measure apart only by their resolution and the read. Then
+# bad input: options, no uncore PMUs, a driver without the aliases the view
+# needs.
 # shellcheck source=lib.sh
 . /tests/lib.sh
 # shellcheck source=uncore_lib.sh
@@ -200,22 +200,22 @@ for p in $PKGS; do
 		t=$(field $csv $k "$p" time_s)
 		dt=$(field $csv $k "$p" interval_s)
 		is "$(shown /tmp/ut.out "$t" "$p")" "$(rates "$t" "$dt" "$p" "$want")" \
-			"screen interval $k package $p: MB/s, M/s and GHz of those counts over ${dt}s"
+			"screen interval $k package $p: MB/s, M/s and GHz of those counts over ${dt} s"
 		[ $k = 2 ] || [ $k = 3 ] || continue
 		is "$(field $csv $k "$p" mem_read_MBps) $(field $csv $k "$p" mem_write_MBps) $(field $csv $k "$p" qpi_out_MBps) $(field $csv $k "$p" qpi_in_MBps) $(field $csv $k "$p" llc_miss_Mps) $(field $csv $k "$p" uclk_GHz)" \
 			"$(csv_rates "$want" "$dt")" "CSV interval $k package $p: rates"
 	done
 done
 if [ "$np" -gt 1 ]; then
-	sum=$(for p in $PKGS; do eval "echo \$A_$p"; done |
-		awk '{ for (i = 1; i <= NF; i++) s[i] += $i } END { print s[1], s[2], s[3], s[4], s[5], "-" }')
+	# the packages' rates (each over its own interval_s), added up
 	t=$(field $csv 2 0 time_s)
-	is "$(shown /tmp/ut.out "$t" all)" "$(rates "$t" "$(field $csv 2 0 interval_s)" all "$sum")" \
-		"screen interval 2, all packages: the sums, no clock"
+	is "$(shown /tmp/ut.out "$t" all)" "$(for p in $PKGS; do
+		eval "echo \$A_$p $(field $csv 2 "$p" interval_s)"
+	done | awk -v t="$t" '{ for (i = 1; i <= 5; i++) s[i] += $i / 1e6 / $6 }
+		END { printf "%10.3f %4s %11.1f %11.1f %11.1f %11.1f %11.3f %11s\n", t, "all",
+			s[1], s[2], s[3], s[4], s[5], "-" }')" \
+		"screen interval 2, all packages: the rates added up, no clock"
 fi
-# perf's intervals are never short; under a loaded host they run long
-# (up to 3 s seen), which the alignment above allows for.
-ok "awk -F, 'NR > 1 && \$3 < 1.99 { exit 1 }' $csv" "intervals of at least 2 s"
 
 # --- running clock: totals exact, UCLK within tolerance ----------------
 csv=/tmp/ut2.csv
@@ -233,13 +233,13 @@ for p in $PKGS; do
 		END { printf "%.0f %.0f %.0f %.0f %.0f\n", s[10], s[11], s[12], s[13], s[14] }' $csv)" "$e" \
 		"clock running, package $p: the intervals add up to the batch, exactly"
 	diag "package $p UCLK GHz per interval: $(awk -F, -v p="$p" 'NR > 1 && $2 == p { printf " %.4f", $15 / $3 / 1e9 }' $csv) (want $want_ghz)"
-	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p && n++ && (\$15 / \$3 / 1e9 < w * 0.9 || \$15 / \$3 / 1e9 > w * 1.1) { exit 1 }' $csv" \
-		"package $p: UCLK within 10% of ${want_ghz} GHz in intervals 2-4 (CSV)"
-	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p && n++ { s += \$15; d += \$3 }
-		END { g = s / d / 1e9; exit !(g >= w * 0.97 && g <= w * 1.03) }' $csv" \
-		"package $p: UCLK within 3% of ${want_ghz} GHz over intervals 2-4 (CSV)"
-	ok "awk -v p='$p' -v w='$want_ghz' '\$2 == p && \$1 ~ /^[0-9.]+\$/ && n++ && (\$8 < w * 0.9 || \$8 > w * 1.1) { exit 1 }' /tmp/ut2.out" \
-		"package $p: the screen's GHz within 10% in intervals 2-4"
+	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p && (\$15 / \$3 / 1e9 < w * 0.97 || \$15 / \$3 / 1e9 > w * 1.03) { exit 1 }' $csv" \
+		"package $p: UCLK within 3% of ${want_ghz} GHz in every interval (CSV)"
+	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p { s += \$15; d += \$3 }
+		END { g = s / d / 1e9; exit !(g >= w * 0.99 && g <= w * 1.01) }' $csv" \
+		"package $p: UCLK within 1% of ${want_ghz} GHz over the run (CSV)"
+	ok "awk -v p='$p' -v w='$want_ghz' '\$2 == p && \$1 ~ /^[0-9.]+\$/ && (\$8 < w * 0.97 || \$8 > w * 1.03) { exit 1 }' /tmp/ut2.out" \
+		"package $p: the screen's GHz within 3% in every interval"
 done
 sed -n 's/^/# csv: /p' $csv
 
