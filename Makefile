@@ -72,11 +72,8 @@ uninstall:
 # filled in, where `dkms add/build/install -m uncore-pmu -v $(VERSION)`
 # looks for them by default. Files an in-place build left are not copied.
 DKMS_SRC ?= /usr/src/uncore-pmu-$(VERSION)
-# What an in-place build writes next to the sources (.gitignore).
-RSYNC_NO_OBJECTS := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-	--exclude='*.mod.c' --exclude='/drivers/uncore/*/*_events.c' \
-	--exclude='.*.cmd' --exclude='*.a' --exclude='modules.order' \
-	--exclude='Module.symvers' --exclude='*.dwo' --exclude='.*.d'
+# What an in-place build writes next to the sources.
+RSYNC_NO_OBJECTS := --exclude-from=$(CURDIR)/tools/build-products.exclude
 
 dkms-src:
 	@test -n "$(VERSION)" || { echo "no version in debian/changelog" >&2; exit 1; }

@@ -26,11 +26,7 @@ mkdir -p "$dst"
 # Build products are excluded both ways: never copied from an in-place
 # `make` in the repo, never deleted here, so rebuilds stay incremental (and
 # the KUnit step, which includes the generated *_events.c, finds them).
-rsync -a --delete \
-	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
-	--exclude='/drivers/uncore/*/*_events.c' \
-	--exclude='.*.cmd' --exclude='*.a' --exclude='modules.order' \
-	--exclude='Module.symvers' --exclude='*.dwo' --exclude='.*.d' \
+rsync -a --delete --exclude-from="$REPO/tools/build-products.exclude" \
 	"$REPO/Kbuild" "$REPO/Makefile" "$REPO/drivers" "$REPO/include" "$REPO/tests" \
 	"$dst/"
 
