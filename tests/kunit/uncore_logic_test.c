@@ -539,6 +539,7 @@ static void event_availability(struct kunit *test)
 static void constraints_and_rates(struct kunit *test)
 {
 	const struct uncore_constraint *cbo = bdx_cbox.constraints;
+	const struct uncore_constraint *ha = bdx_ha.constraints;
 	u16 inc = 0;
 
 	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(cbo, 0x0136, 4, &inc), 0x1U);
@@ -550,6 +551,21 @@ static void constraints_and_rates(struct kunit *test)
 			0xeU);
 	KUNIT_EXPECT_EQ(test,
 			uncore_constraint_counters(bdx_ubox.constraints, 0x0842, 2, &inc),
+			0x3U);
+	/*
+	 * Events the manual does not list, restricted as perf's broadwellx
+	 * JSON has them: HA IOT_* (0x61, 0x62, 0x64, 0x65) on counters 0-2,
+	 * R2PCIe IIO_CREDITS_* (0x32, 0x33) on 0-1; their neighbours keep all
+	 * four.
+	 */
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(ha, 0x0261, 4, &inc), 0x7U);
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(ha, 0x0162, 4, &inc), 0x7U);
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(ha, 0x0264, 4, &inc), 0x7U);
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(ha, 0x0165, 4, &inc), 0x7U);
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(ha, 0x0160, 4, &inc), 0xfU);
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(bdx_r2pcie.constraints, 0x1032, 4, &inc),
+			0x3U);
+	KUNIT_EXPECT_EQ(test, uncore_constraint_counters(bdx_r2pcie.constraints, 0x0833, 4, &inc),
 			0x3U);
 
 	KUNIT_EXPECT_EQ(test, uncore_event_max_rate(&bdx_cbox, 0x0136),
