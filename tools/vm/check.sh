@@ -168,6 +168,20 @@ guest() {
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
+# build_once NAME KDIR [--kunit]: build-modules.sh, once per `make check`
+# for each NAME (and KUnit step), however many guests use the build. The
+# two lanes may ask for the same build at once: the second waits for the
+# first, whose make would otherwise share build/NAME with its own, and
+# then finds it done. A failed build is tried again by the next guest.
+build_once() {
+	local mark=$BUILD/logs/built-$1${3:+-kunit}
+	(
+		flock 8
+		[ -e "$mark" ] && exit 0
+		"$tools/build-modules.sh" "$@" && : >"$mark"
+	) 8>"$BUILD/logs/build-$1.lock"
+}
+
 # stock_guest NAME TOPO CMDLINE...: the stock Debian kernel as guest NAME.
 # The stock guest also gets uncore_pmu.ko as dkms builds it against the
 # stock headers (build-dkms.sh), which t_12 loads with modprobe.
@@ -175,7 +189,7 @@ stock_guest() {
 	local name=$1 topo=$2 v ko=""
 	shift 2
 	v=$(stock_version)
-	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v" || { fail_step "$name: module build"; return; }
+	build_once stock "/usr/src/linux-headers-$v" || { fail_step "$name: module build"; return; }
 	if [ "$name" = stock ]; then
 		ko=$("$tools/build-dkms.sh" "$v") || fail_step "$name: dkms build"
 	fi
@@ -198,7 +212,7 @@ stock_guest() {
 rt_guest() {
 	local v
 	v=$(rt_version) || { fail_step "rt: no PREEMPT_RT kernel (tools/setup-deps.sh)"; return; }
-	"$tools/build-modules.sh" rt "/usr/src/linux-headers-$v" || { fail_step "rt: module build"; return; }
+	build_once rt "/usr/src/linux-headers-$v" || { fail_step "rt: module build"; return; }
 	# UNCORE_TESTS, if given, comes last and wins (run-guest.sh takes the
 	# last uncore.tests=).
 	guest rt "/boot/vmlinuz-$v" "$v" "$BUILD/rt" "$STOCK_TIMEOUT" "$STOCK_TOPO" "" loglevel=7 \
@@ -234,7 +248,7 @@ debug_guest() {
 	local name=$1 topo=$2 kunit=$3 kdir
 	shift 3
 	kdir=$("$tools/build-kernel.sh") || { fail_step "$name: kernel build"; return; }
-	"$tools/build-modules.sh" debug "$kdir" || { fail_step "$name: module build"; return; }
+	build_once debug "$kdir" || { fail_step "$name: module build"; return; }
 	guest "$name" "$kdir/arch/x86/boot/bzImage" "$(cat "$kdir/include/config/kernel.release")" \
 		"$BUILD/debug" "$DEBUG_TIMEOUT" "$topo" "$kunit" loglevel=7 kmemleak=on \
 		"uncore.timeout_scale=$DEBUG_SCALE" "$@"
@@ -252,8 +266,8 @@ debug_guest() {
 check_debug() {
 	local kdir kunit=$BUILD/debug/tests/kunit
 	kdir=$("$tools/build-kernel.sh") || { fail_step "debug: kernel build"; return; }
-	"$tools/build-modules.sh" debug "$kdir" || { fail_step "debug: module build"; return; }
-	"$tools/build-modules.sh" debug "$kdir" --kunit || { fail_step "debug: KUnit build"; kunit=""; }
+	build_once debug "$kdir" || { fail_step "debug: module build"; return; }
+	build_once debug "$kdir" --kunit || { fail_step "debug: KUnit build"; kunit=""; }
 	guest debug "$kdir/arch/x86/boot/bzImage" "$(cat "$kdir/include/config/kernel.release")" \
 		"$BUILD/debug" "$DEBUG_TIMEOUT" "$DEBUG_TOPO" "$kunit" loglevel=7 \
 		"uncore.timeout_scale=$DEBUG_SCALE" "uncore.skip=$DEBUG_SKIP" \
@@ -337,7 +351,7 @@ main() {
 	"$tools/build-helpers.sh" || fail_step "test helpers build"
 	host_tests
 	mkdir -p "$BUILD/logs"
-	rm -f "$BUILD"/logs/lane-*.counts
+	rm -f "$BUILD"/logs/lane-*.counts "$BUILD"/logs/built-*
 	# A guest keeps about one host CPU busy (QEMU's vCPU threads mostly
 	# wait in HLT: the tests sleep while the simulator counts), so on two
 	# cores two lanes take guests from one queue, each the next one as it
