@@ -256,10 +256,11 @@ debug_guest() {
 
 # A suite that does not build is a failure, but the integration tests still
 # run on the debug kernel. Without kmemleak, unlike the fuzzer's guests
-# (debug_guest()): it tracks every allocation with a stack trace, and
-# made each process the tests start two to three times as slow (a perf
-# run 36-40 s against 13-18 s, t_01 of 2026-11-27, one boot, kmemleak
-# turned off halfway). The leak oracle runs where leaks are looked for:
+# (debug_guest()): it records a stack trace for every allocation, and
+# every process the tests start pays for it (2026-11-27, two debug guests
+# at once: t_10 80 s and t_20 165 s with it, 57 s and 135 s without; a
+# fork and exec of /bin/true 0.7 s against 0.2-0.4 s in one boot that
+# turned it off halfway). The leak oracle runs where leaks are looked for:
 # t_95 on each part, which loads, fuzzes every path (open, close,
 # hotplug, unbind, parameters, overflows) and unloads, then scans;
 # syzbot, too, looks for leaks in instances of their own.
