@@ -35,7 +35,6 @@ STOCK_SKIP=${UNCORE_STOCK_SKIP:-t_95}
 # patched its text (tools/vm/run-qemu.sh --tcg-thread). The others keep a
 # thread per vCPU: the debug guest took up to twice as long in one.
 TCG_SINGLE=${UNCORE_TCG_SINGLE:-p4mp nhmex2 k8e debugfuzzbdx debugfuzznh debugfuzzp4 debugfuzzk8}
-DEBUG_TOPO=${UNCORE_DEBUG_TOPO:-2:0,19}
 # Which guests to run; `UNCORE_KERNELS=stock make check` for a quick loop.
 # stock4 and stock8 are the stock kernel with 4 and 8 sockets, running the
 # tests in MULTI_TESTS. Only stock8 runs by default: its packages 0-3 are
@@ -93,15 +92,8 @@ SMT_TESTS=${UNCORE_SMT_TESTS:-t_56}
 # what t_10 reads besides (num_counters, counter_width) are sysfs_emit()s
 # of a table's constants.
 DEBUG_SKIP=${UNCORE_DEBUG_SKIP:-t_85,t_62,t_46,t_92,t_48,t_51,t_59,t_97,t_25,t_64,t_95,t_87,t_10}
-# perf reads every alias file at startup: with all 6000 of them a perf run
-# takes minutes under KASAN and TCG, so the debug guest lists mainline's
-# aliases only (the stock guests check the full set).
-DEBUG_PMU_ARGS=${UNCORE_DEBUG_PMU_ARGS:-all_aliases=0}
-# For the same reason its simulated packages have fewer boxes: CBos 0 and 3
-# on package 0, 3 and 4 on package 1 (CAPID5), iMC channels 0-2 and 0-1,
-# which are the boxes its tests name. Values are separated by ':',
-# parameters by '+' (lib.sh load_modules()).
-DEBUG_SIM_ARGS=${UNCORE_DEBUG_SIM_ARGS:-capid5=0x9:0x18+imc_mask=0x7:0x3}
+# DEBUG_TOPO, DEBUG_PMU_ARGS, DEBUG_SIM_ARGS and DEBUGNH_TOPO, which the
+# fuzzer's guests share with `make fuzz`, are in common.sh.
 # Every perf run there costs 10 s or more, every process a shell starts
 # a few hundred ms (exec, page faults and exit under KASAN and lockdep):
 # the debug guest runs each driver path once rather than on every box and
@@ -136,16 +128,10 @@ progress() {
 # that part in that shape)
 guest() {
 	local name=$1 kernel=$2 kver=$3 moddir=$4 limit=$5 topo=$6 kunitdir=${7:-} rc
-	local shape=(--topo "$topo") part=() tcg=multi
+	local shape part tcg=multi
 	case " $TCG_SINGLE " in *" $name "*) tcg=single ;; esac
-	case $topo in
-	smp=*) shape=(--smp "${topo#smp=}") ;;
-	part=*:*)
-		local p=${topo#part=}
-		shape=(--part "${p%%:*}" --topo "${p#*:}") part=("uncore.part=${p%%:*}")
-		;;
-	part=*) shape=(--part "${topo#part=}") part=("uncore.part=${topo#part=}") ;;
-	esac
+	topo_shape "$topo"
+	shape=("${SHAPE[@]}") part=("${PART_ARG[@]}")
 	shift 7
 	local initrd=$BUILD/$name.cpio.gz logs=$BUILD/logs
 	mkdir -p "$logs"
@@ -229,7 +215,6 @@ rt_guest() {
 # guest). Not in the default list: it took 20 minutes (t_30 7, t_40 11),
 # more than `make check`'s budget has left; `UNCORE_KERNELS=debugnh make
 # check` runs it.
-DEBUGNH_TOPO=${UNCORE_DEBUGNH_TOPO:-2:0,5}
 DEBUGNH_TESTS=${UNCORE_DEBUGNH_TESTS:-t_30,t_40}
 
 # debugk8: the K8 northbridge on the debug kernel, every tests/vm/k8 file:
@@ -256,6 +241,13 @@ debug_guest() {
 	guest "$name" "$kdir/arch/x86/boot/bzImage" "$(cat "$kdir/include/config/kernel.release")" \
 		"$BUILD/debug" "$DEBUG_TIMEOUT" "$topo" "$kunit" loglevel=7 kmemleak=on \
 		"uncore.timeout_scale=$DEBUG_SCALE" "$@"
+}
+
+# fuzz_debug_guest NAME PART: the fuzzer alone on the debug kernel as PART,
+# in the shape and with the module arguments `make fuzz` uses (fuzz_guest()).
+fuzz_debug_guest() {
+	fuzz_guest "$2"
+	debug_guest "$1" "$FUZZ_TOPO" "" "${FUZZ_ARGS[@]}" "${FUZZ_MODARGS[@]}"
 }
 
 # A suite that does not build is a failure, but the integration tests still
@@ -314,12 +306,10 @@ run_kernel() {
 	refuse) for p in $REFUSE_PARTS; do stock_guest "$p" "part=$p"; done ;;
 	debug) check_debug ;;
 	debugk8) debug_guest debugk8 part=k8e "" ;;
-	debugfuzzbdx) debug_guest debugfuzzbdx "$DEBUG_TOPO" "" "${FUZZ_ARGS[@]}" \
-		"uncore.pmu_args=$DEBUG_PMU_ARGS" "uncore.sim_args=$DEBUG_SIM_ARGS" ;;
-	debugfuzznh) debug_guest debugfuzznh "part=nhmex:$DEBUGNH_TOPO" "" "${FUZZ_ARGS[@]}" \
-		"uncore.pmu_args=$DEBUG_PMU_ARGS" ;;
-	debugfuzzp4) debug_guest debugfuzzp4 part=p4mp "" "${FUZZ_ARGS[@]}" ;;
-	debugfuzzk8) debug_guest debugfuzzk8 part=k8e "" "${FUZZ_ARGS[@]}" ;;
+	debugfuzzbdx) fuzz_debug_guest debugfuzzbdx bdx ;;
+	debugfuzznh) fuzz_debug_guest debugfuzznh nhmex ;;
+	debugfuzzp4) fuzz_debug_guest debugfuzzp4 p4mp ;;
+	debugfuzzk8) fuzz_debug_guest debugfuzzk8 k8e ;;
 	debugnh) debug_guest debugnh "part=nhmex:$DEBUGNH_TOPO" "" "uncore.tests=$DEBUGNH_TESTS" \
 		"uncore.pmu_args=$DEBUG_PMU_ARGS" ;;
 	*) die "unknown kernel '$1' in UNCORE_KERNELS" ;;

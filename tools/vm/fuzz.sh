@@ -21,25 +21,9 @@ kernel=${UNCORE_FUZZ_KERNEL:-debug}
 [[ $minutes =~ ^[1-9][0-9]*$ ]] || die "MINUTES=$minutes: a whole number of minutes, at least 1"
 [[ $seed =~ ^[0-9]+$ ]] || die "SEED=$seed: a number"
 
-# As check.sh's debugfuzz guests: the debug guest's Broadwell (2 sockets of
-# 2 cores, fewer boxes, mainline's aliases only), debugnh's Xeon 7500
-# (mainline's aliases), the stock guests' Xeon MP and K8 rev E with every
-# alias: the K8's table refuses most configs drawn from its format alone,
-# so without its aliases the fuzzer opened 14 events in 30 minutes.
-pmu_args=()
-sim_args=()
-# shellcheck disable=SC2054 # commas belong to the topology
-case $part in
-bdx)
-	shape=(--topo 2:0,19)
-	pmu_args=(uncore.pmu_args=all_aliases=0)
-	sim_args=("uncore.sim_args=capid5=0x9:0x18+imc_mask=0x7:0x3")
-	;;
-nhmex) shape=(--part nhmex --topo 2:0,5) pmu_args=(uncore.pmu_args=all_aliases=0) ;;
-p4mp) shape=(--part p4mp) ;;
-k8e) shape=(--part k8e) ;;
-*) die "PART=$part: the fuzzer runs on bdx, nhmex, p4mp or k8e" ;;
-esac
+# As check.sh's debugfuzz guests (common.sh fuzz_guest()).
+fuzz_guest "$part"
+topo_shape "$FUZZ_TOPO"
 
 secs=$((minutes * 60))
 # t_95_fuzz.sh's limit is its "# timeout: 300" times uncore.timeout_scale:
@@ -76,11 +60,10 @@ mkdir -p "$logs"
 for try in 1 2 3; do
 	log "fuzzing $part for $minutes min, seed $seed, on the $kernel kernel (limit ${limit}s, try $try)"
 	set +e
-	"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" --tcg-thread single --log "$logs/$name.log" \
+	"$tools/run-qemu.sh" --timeout "$limit" "${SHAPE[@]}" --tcg-thread single --log "$logs/$name.log" \
 		--tap "$logs/$name.tap" "$image" "$initrd" check "uncore.part=$part" loglevel=7 \
 		"${extra[@]}" "uncore.timeout_scale=$scale" uncore.tests=t_95 \
-		"uncore.fuzz_seconds=$secs" "uncore.fuzz_seed=$seed" "${pmu_args[@]}" \
-		"${sim_args[@]}" |
+		"uncore.fuzz_seconds=$secs" "uncore.fuzz_seed=$seed" "${FUZZ_MODARGS[@]}" |
 		sed -u 's/\r$//' | grep --line-buffered -E "^(ok |not ok |UNCORE-GUEST-END)|$REPORT_RE"
 	set -e
 	grep -aq 'uncore-guest:' "$logs/$name.log" && break
