@@ -96,7 +96,7 @@ run_test() {
 # modules and scans for itself (t_95) leaves KMEMLEAK_DONE; when it was the
 # last, a second pair of scans (a minute under TCG) would find the same.
 KMEMLEAK=/sys/kernel/debug/kmemleak
-KMEMLEAK_DONE=/tmp/kmemleak-scanned
+export KMEMLEAK_DONE=/tmp/kmemleak-scanned
 kmemleak_clear() { [ -w $KMEMLEAK ] && echo clear >$KMEMLEAK; }
 kmemleak_report() {
 	[ -w $KMEMLEAK ] || return 0

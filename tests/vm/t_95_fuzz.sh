@@ -146,6 +146,6 @@ if [ -w "$KMEMLEAK" ]; then
 	if ! is "$(grep -c 'unreferenced object' "$KMEMLEAK")" 0 "$part: kmemleak finds no leak after the run"; then
 		head -n 40 "$KMEMLEAK" | sed 's/^/# /'
 	fi
-	# run-guest.sh's final scan would repeat this one (KMEMLEAK_DONE there).
-	: >/tmp/kmemleak-scanned
+	# run-guest.sh's final scan would repeat this one.
+	[ -z "${KMEMLEAK_DONE:-}" ] || : >"$KMEMLEAK_DONE"
 fi
