@@ -17,8 +17,9 @@
 . /tests/lib.sh
 # shellcheck source=uncore_lib.sh
 . /tests/uncore_lib.sh
+# shellcheck source=uncore_top_lib.sh
+. /tests/uncore_top_lib.sh
 
-UT=/usr/bin/uncore-top
 ok "[ -x $UT ]" "uncore-top is installed"
 
 # --- bad input ---------------------------------------------------------
@@ -42,7 +43,8 @@ fi
 # The driver with mainline's aliases only (all_aliases=0): the iMC's
 # cas_count_read/write and the UBox clockticks are there, the QPI flit and
 # LLC_LOOKUP aliases are not. The message names each column it cannot
-# fill, and nothing else.
+# fill, and nothing else; the other parts' views, whose PMUs are not here,
+# on one line.
 if load_modules all_aliases=0; then
 	$UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
 	rc=$?
@@ -54,6 +56,13 @@ if load_modules all_aliases=0; then
 		"all_aliases=0: names the LLC_LOOKUP alias"
 	ok "! grep -qE 'mem_read|mem_write|uclk' /tmp/ut.err" "all_aliases=0: the columns it can fill are not named"
 	ok "[ ! -s /tmp/ut.out ]" "all_aliases=0: nothing on stdout"
+	is "$(grep -c '^[a-z0-9]* (.*) needs:$' /tmp/ut.err) $(grep -c '^uncore-top: (views of other parts, with PMUs not here: nhmex (uncore_mbox_\*, .*), p4mp (uncore_ibusq_lat), k8 (uncore_nb))$' /tmp/ut.err)" \
+		"1 1" "all_aliases=0: only the Broadwell view detailed, the others named on one line"
+	# Another part's view, asked for: every column, by its PMU.
+	$UT -n 1 --view k8 >/tmp/ut.out 2>/tmp/ut.err
+	is "$? $(sed -n 2,4p /tmp/ut.err | tr '\n' '|')" \
+		"1 k8 (Athlon 64 / Opteron (K8) northbridge) needs:|  mem: no uncore_nb PMU|  ht_out: no uncore_nb PMU|" \
+		"--view k8 on a Broadwell: exit 1, the K8 view's columns named with the PMU it lacks"
 fi
 unload_modules
 
@@ -62,28 +71,21 @@ topo_init
 np=$(echo "$PKGS" | wc -w)
 khz=$(cat "$SIMPARAM"/uclk_khz)
 
-# csv_rows FILE: data rows written so far.
-csv_rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+# The view (uncore_top_lib.sh): the columns in its order.
+UT_TITLE="Broadwell-EP/EX (Xeon E5/E7 v4)"
+UT_COUNTS="mem_read_bytes mem_write_bytes qpi_out_bytes qpi_in_bytes llc_miss_misses uclk_ticks"
+UT_RATES="mem_read_MBps mem_write_MBps qpi_out_MBps qpi_in_MBps llc_miss_Mps uclk_GHz"
+UT_SPEC="1e6:%.1f:sum 1e6:%.1f:sum 1e6:%.1f:sum 1e6:%.1f:sum 1e6:%.3f:sum 1e9:%.3f:-"
 
-# wait_rows FILE N: until FILE has N data rows (60 s, scaled: perf reads
-# every alias file of every PMU before its first interval).
-wait_rows() {
-	_n=$((600 * ${UNCORE_TIMEOUT_SCALE:-1}))
-	while [ "$(csv_rows "$1")" -lt "$2" ]; do
-		_n=$((_n - 1))
-		[ $_n -gt 0 ] || { diag "timed out waiting for $2 rows of $1"; return 1; }
-		sleep 0.1
-	done
-}
-
-# batch S: the S-th set of known counts, written in one inject per
+# ut_batch S MS: the S-th set of known counts, written in one inject per
 # package so that it lands within one interval: CAS reads and writes on
 # every iMC channel the package has (with either subevent bit of .RD and
 # .WR), Tx and Rx data flits on every QPI port, LLC lookups that miss
 # (state I) on every CBo; and what the columns must not count: CAS
 # RD_WMM, non-data flits, lookups that hit (state M). Sets E_<p> to
-# "read-bytes write-bytes qpi-out-bytes qpi-in-bytes misses".
-batch() {
+# "read-bytes write-bytes qpi-out-bytes qpi-in-bytes misses UCLK-ticks",
+# the ticks those of MS ms.
+ut_batch() {
 	for p in $PKGS; do
 		l="" rd=0 wr=0 qo=0 qi=0 miss=0
 		n=0
@@ -124,111 +126,25 @@ pkg=$p box=cbox idx=$n event=0x34 umask=0x11 state=0x8 count=555"
 			n=$((n + 1))
 		done
 		sim_inject "${l#?}" || return 1
-		eval "E_$p='$((rd * 64)) $((wr * 64)) $((qo * 8)) $((qi * 8)) $miss'"
+		eval "E_$p='$((rd * 64)) $((wr * 64)) $((qo * 8)) $((qi * 8)) $miss $((khz * $2))'"
 	done
-}
-
-# counts CSV K P: interval K's counts for package P, in batch's order
-# then UCLK ticks (by header name, as a user's script would).
-counts() {
-	awk -F, -v k="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 != t { t = $1; n++ }
-		n == k && $2 == p { print $c["mem_read_bytes"], $c["mem_write_bytes"], $c["qpi_out_bytes"],
-			$c["qpi_in_bytes"], $c["llc_miss_misses"], $c["uclk_ticks"] }' "$1"
-}
-
-# field CSV K P NAME: column NAME of interval K, package P.
-field() {
-	awk -F, -v k="$2" -v p="$3" -v f="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 != t { t = $1; n++ }
-		n == k && $2 == p { print $c[f] }' "$1"
-}
-
-# shown OUT TIME P: the screen row of package P (or "all") at TIME (s, as
-# the CSV has it), its fields from the time on.
-shown() {
-	awk -v t="$(awk -v t="$2" 'BEGIN { printf "%.3f", t }')" -v p="$3" '$1 == t && $2 == p' "$1"
-}
-
-# rates TIME DT P COUNTS: the screen row uncore-top must print for COUNTS
-# (read write out in misses ticks, or "-" ticks) over DT seconds.
-rates() {
-	echo "$4" | awk -v t="$1" -v dt="$2" -v p="$3" '{
-		printf "%10.3f %4s %11.1f %11.1f %11.1f %11.1f %11.3f %11s\n", t, p, $1 / 1e6 / dt,
-			$2 / 1e6 / dt, $3 / 1e6 / dt, $4 / 1e6 / dt, $5 / 1e6 / dt,
-			$6 == "-" ? "-" : sprintf("%.3f", $6 / 1e9 / dt) }'
-}
-
-# csv_rates COUNTS DT: the CSV's rate columns for COUNTS over DT.
-csv_rates() {
-	echo "$1" | awk -v dt="$2" '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f\n", $1 / 1e6 / dt,
-		$2 / 1e6 / dt, $3 / 1e6 / dt, $4 / 1e6 / dt, $5 / 1e6 / dt, $6 / 1e9 / dt }'
 }
 
 # --- exact: sim clock frozen, one batch in each of intervals 2 and 3 ----
-csv=/tmp/ut.csv
-rm -f $csv
-echo freeze >"$SIM"/clock
-$UT -i 2000 -n 5 --csv $csv >/tmp/ut.out 2>/tmp/ut.err &
-ut=$!
-adv_a=250 adv_b=100 # ms of sim time
-if wait_rows $csv "$np"; then
-	batch 1 && echo "advance $((adv_a * 1000000))" >"$SIM"/clock
-	for p in $PKGS; do eval "A_$p=\$E_$p"; done
-fi
-if wait_rows $csv $((2 * np)); then
-	batch 2 && echo "advance $((adv_b * 1000000))" >"$SIM"/clock
-	for p in $PKGS; do eval "B_$p=\$E_$p"; done
-fi
-wait $ut
-is "$?" 0 "uncore-top -n 5 exits 0"
-echo run >"$SIM"/clock
-sed 's/^/# /' /tmp/ut.out
-is "$(csv_rows $csv)" $((5 * np)) "CSV: one row per package and interval"
-ok "[ ! -s /tmp/ut.err ]" "no warning (nothing multiplexed, every event opened)"
-[ -s /tmp/ut.err ] && sed 's/^/# err: /' /tmp/ut.err
-zero="0 0 0 0 0 0"
-for p in $PKGS; do
-	eval "a=\$A_$p b=\$B_$p"
-	for k in 1 2 3 4 5; do
-		case $k in
-		2) want="$a $((khz * adv_a))" ;;
-		3) want="$b $((khz * adv_b))" ;;
-		*) want=$zero ;;
-		esac
-		is "$(counts $csv $k "$p")" "$want" "CSV interval $k package $p: bytes read, written, QPI out, in, LLC misses, UCLK ticks"
-		t=$(field $csv $k "$p" time_s)
-		dt=$(field $csv $k "$p" interval_s)
-		is "$(shown /tmp/ut.out "$t" "$p")" "$(rates "$t" "$dt" "$p" "$want")" \
-			"screen interval $k package $p: MB/s, M/s and GHz of those counts over ${dt} s"
-		[ $k = 2 ] || [ $k = 3 ] || continue
-		is "$(field $csv $k "$p" mem_read_MBps) $(field $csv $k "$p" mem_write_MBps) $(field $csv $k "$p" qpi_out_MBps) $(field $csv $k "$p" qpi_in_MBps) $(field $csv $k "$p" llc_miss_Mps) $(field $csv $k "$p" uclk_GHz)" \
-			"$(csv_rates "$want" "$dt")" "CSV interval $k package $p: rates"
-	done
-done
-if [ "$np" -gt 1 ]; then
-	# the packages' rates (each over its own interval_s), added up
-	t=$(field $csv 2 0 time_s)
-	is "$(shown /tmp/ut.out "$t" all)" "$(for p in $PKGS; do
-		eval "echo \$A_$p $(field $csv 2 "$p" interval_s)"
-	done | awk -v t="$t" '{ for (i = 1; i <= 5; i++) s[i] += $i / 1e6 / $6 }
-		END { printf "%10.3f %4s %11.1f %11.1f %11.1f %11.1f %11.3f %11s\n", t, "all",
-			s[1], s[2], s[3], s[4], s[5], "-" }')" \
-		"screen interval 2, all packages: the rates added up, no clock"
-fi
+ut_exact
 
 # --- running clock: totals exact, UCLK within tolerance ----------------
 csv=/tmp/ut2.csv
 rm -f $csv
 $UT -i 1000 -n 4 --csv $csv >/tmp/ut2.out 2>/tmp/ut2.err &
 ut=$!
-wait_rows $csv "$np" && batch 3
+ut_wait_rows $csv "$np" && ut_batch 3 0
 wait $ut
 is "$?" 0 "uncore-top -n 4 (clock running) exits 0"
 sed 's/^/# /' /tmp/ut2.out
 want_ghz=$(awk -v k="$khz" 'BEGIN { printf "%.3f", k / 1e6 }')
 for p in $PKGS; do
-	e=$(eval "echo \$E_$p")
+	e=$(eval "echo \$E_$p" | sed 's/ [0-9]*$//')
 	is "$(awk -F, -v p="$p" 'NR > 1 && $2 == p { for (i = 10; i <= 14; i++) s[i] += $i }
 		END { printf "%.0f %.0f %.0f %.0f %.0f\n", s[10], s[11], s[12], s[13], s[14] }' $csv)" "$e" \
 		"clock running, package $p: the intervals add up to the batch, exactly"
