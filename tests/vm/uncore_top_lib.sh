@@ -103,7 +103,7 @@ ut_exact() {
 	is "$(ut_rows $_csv)" $((5 * _np)) "CSV: one row per package and interval"
 	ok "[ ! -s /tmp/ut.err ]" "no warning (nothing multiplexed, every event opened)"
 	[ -s /tmp/ut.err ] && sed 's/^/# err: /' /tmp/ut.err
-	_zero=$(echo "$UT_COUNTS" | awk '{ for (i = 1; i <= NF; i++) printf "%s0", i > 1 ? " " : "" }')
+	_zero=$(echo "$UT_COUNTS" | awk '{ for (i = 1; i <= NF; i++) printf "%s0", (i > 1 ? " " : "") }')
 	for _p in $PKGS; do
 		_a="" _b=""
 		eval "_a=\$A_$_p _b=\$B_$_p"
