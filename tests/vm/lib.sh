@@ -65,6 +65,12 @@ sim_inject() {
 
 module_loaded() { grep -q "^$1 " /proc/modules; }
 
+# kmemleak_on: kmemleak runs (the debug kernel, unless its command line
+# says kmemleak=off). Its debugfs file is there when it is off too, but
+# refuses "stack=on", its default setting, with EPERM.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_on() { echo stack=on 2>/dev/null >$KMEMLEAK; }
+
 # load_modules [DRIVER PARAMS...]: simulator first (it provides the fake
 # hardware the driver probes), then the driver with any module parameters.
 # Extra uncore_pmu parameters come from the kernel command line's

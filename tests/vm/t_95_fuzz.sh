@@ -36,7 +36,6 @@ grace=120
 # lockups are "BUG: soft lockup").
 REPORTS='WARNING:|BUG:|KASAN:|UBSAN:|possible circular locking|INFO: task .* blocked|INFO: rcu|rcu: .*detected stalls|Oops|general protection fault|Kernel panic|Call Trace:'
 LOG=/tmp/fuzz.log
-KMEMLEAK=/sys/kernel/debug/kmemleak
 CLEAN="leftovers 0 rsvd_writes 0 faults 0"
 
 # audit_field NAME: the number after NAME on the audit's last line.
@@ -51,7 +50,7 @@ fi
 
 # Leaks reported before are not this test's (a scan here would cost half
 # a minute under KASAN: leaks of earlier tests not yet scanned count here).
-[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
+kmemleak_on && echo clear >"$KMEMLEAK"
 DRV=/sys/bus/pci/drivers/uncore_pmu
 bound=""
 for d in "$DRV"/*:*; do
@@ -138,7 +137,7 @@ is "$(audit_field faults)" 0 "$part: no register access the part would fault on 
 unload_modules
 ok $? "$part: the modules unload after the fuzzer"
 
-if [ -w "$KMEMLEAK" ]; then
+if kmemleak_on; then
 	# What leaked was allocated during the run, more than kmemleak's 5 s
 	# ago; a second scan drops what only looked unreferenced once.
 	echo scan >"$KMEMLEAK"
