@@ -11,6 +11,9 @@ pkgs=(
 	busybox-static linux-perf sparse
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 	xz-utils rsync perl gzip shellcheck
+	# The debug guests' static perf (tools/vm/build-perf.sh): libelf.a
+	# and libz.a, and python3 for perf's JSON event tables.
+	zlib1g-dev python3
 	# The dkms build of uncore_pmu against the stock headers (dkms.conf),
 	# and `make deb`: dh_dkms (dh-sequence-dkms) under debhelper, lintian.
 	dkms dh-dkms debhelper lintian

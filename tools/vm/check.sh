@@ -232,15 +232,26 @@ FUZZ_SECONDS=${UNCORE_FUZZ_SECONDS:-45}
 FUZZ_ARGS=("uncore.tests=t_95" "uncore.fuzz_seconds=$FUZZ_SECONDS")
 [ -z "${UNCORE_FUZZ_SEED:-}" ] || FUZZ_ARGS+=("uncore.fuzz_seed=$UNCORE_FUZZ_SEED")
 
-# debug_guest NAME TOPO KUNITDIR CMDLINE...: the debug kernel as guest NAME.
+# debug_build NAME: for guest NAME, the debug kernel's build tree in KDIR,
+# its modules built, and in DPERF the perf its guests run (build-perf.sh:
+# Debian's perf costs seconds per run there in loading its libraries). A
+# perf that does not build is a failure, but the guest still runs, with
+# Debian's perf.
+debug_build() {
+	KDIR=$("$tools/build-kernel.sh") || { fail_step "$1: kernel build"; return 1; }
+	build_once debug "$KDIR" || { fail_step "$1: module build"; return 1; }
+	DPERF=$("$tools/build-perf.sh") || { fail_step "$1: perf build"; DPERF=""; }
+}
+
+# debug_guest NAME TOPO KUNITDIR CMDLINE...: the debug kernel as guest NAME,
+# with kmemleak.
 debug_guest() {
-	local name=$1 topo=$2 kunit=$3 kdir
+	local name=$1 topo=$2 kunit=$3
 	shift 3
-	kdir=$("$tools/build-kernel.sh") || { fail_step "$name: kernel build"; return; }
-	build_once debug "$kdir" || { fail_step "$name: module build"; return; }
-	guest "$name" "$kdir/arch/x86/boot/bzImage" "$(cat "$kdir/include/config/kernel.release")" \
-		"$BUILD/debug" "$DEBUG_TIMEOUT" "$topo" "$kunit" loglevel=7 kmemleak=on \
-		"uncore.timeout_scale=$DEBUG_SCALE" "$@"
+	debug_build "$name" || return
+	UNCORE_PERF=$DPERF guest "$name" "$KDIR/arch/x86/boot/bzImage" \
+		"$(cat "$KDIR/include/config/kernel.release")" "$BUILD/debug" "$DEBUG_TIMEOUT" \
+		"$topo" "$kunit" loglevel=7 kmemleak=on "uncore.timeout_scale=$DEBUG_SCALE" "$@"
 }
 
 # fuzz_debug_guest NAME PART: the fuzzer alone on the debug kernel as PART,
@@ -260,12 +271,12 @@ fuzz_debug_guest() {
 # hotplug, unbind, parameters, overflows) and unloads, then scans;
 # syzbot, too, looks for leaks in instances of their own.
 check_debug() {
-	local kdir kunit=$BUILD/debug/tests/kunit
-	kdir=$("$tools/build-kernel.sh") || { fail_step "debug: kernel build"; return; }
-	build_once debug "$kdir" || { fail_step "debug: module build"; return; }
-	build_once debug "$kdir" --kunit || { fail_step "debug: KUnit build"; kunit=""; }
-	guest debug "$kdir/arch/x86/boot/bzImage" "$(cat "$kdir/include/config/kernel.release")" \
-		"$BUILD/debug" "$DEBUG_TIMEOUT" "$DEBUG_TOPO" "$kunit" loglevel=7 kmemleak=off \
+	local kunit=$BUILD/debug/tests/kunit
+	debug_build debug || return
+	build_once debug "$KDIR" --kunit || { fail_step "debug: KUnit build"; kunit=""; }
+	UNCORE_PERF=$DPERF guest debug "$KDIR/arch/x86/boot/bzImage" \
+		"$(cat "$KDIR/include/config/kernel.release")" "$BUILD/debug" "$DEBUG_TIMEOUT" \
+		"$DEBUG_TOPO" "$kunit" loglevel=7 kmemleak=off \
 		"uncore.timeout_scale=$DEBUG_SCALE" "uncore.skip=$DEBUG_SKIP" \
 		"uncore.pmu_args=$DEBUG_PMU_ARGS" "uncore.sim_args=$DEBUG_SIM_ARGS" \
 		"uncore.breadth=$DEBUG_BREADTH" "${ONLY[@]}"

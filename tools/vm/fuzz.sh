@@ -42,6 +42,9 @@ debug)
 	"$tools/build-modules.sh" debug "$kdir"
 	image=$kdir/arch/x86/boot/bzImage kver=$(cat "$kdir/include/config/kernel.release")
 	extra=(kmemleak=on)
+	# The debug kernel's guests' perf, as check.sh's (build-perf.sh).
+	UNCORE_PERF=$("$tools/build-perf.sh")
+	export UNCORE_PERF
 	;;
 stock)
 	kver=$(stock_version)

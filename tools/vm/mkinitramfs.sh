@@ -2,8 +2,9 @@
 # mkinitramfs.sh KVER MODDIR OUT [KUNITDIR]
 #
 # Build a gzip'd newc initramfs for kernel release KVER: static busybox,
-# Debian's perf with its libraries, the modules from MODDIR (and the KUnit
-# modules from KUNITDIR), the guest tests under /tests and tools/vm/init.
+# Debian's perf with its libraries (or the static perf UNCORE_PERF names),
+# the modules from MODDIR (and the KUnit modules from KUNITDIR), the guest
+# tests under /tests and tools/vm/init.
 # With UNCORE_DKMS_KO set (build-dkms.sh's module), that uncore_pmu.ko is
 # installed where `dkms install` puts it, updates/dkms, which modprobe
 # prefers to the build tree's copy in extra/.
@@ -27,10 +28,15 @@ add_busybox() {
 	done
 }
 
-# perf is dynamically linked: copy it with every library ldd names, at the
-# same paths, plus the dynamic loader.
+# Debian's perf is dynamically linked: copy it with every library ldd
+# names, at the same paths, plus the dynamic loader. With UNCORE_PERF set
+# (the debug kernel's guests: build-perf.sh), that static perf instead.
 add_perf() {
 	local lib
+	if [ -n "${UNCORE_PERF:-}" ]; then
+		install -D -m 0755 "$UNCORE_PERF" "$root/usr/bin/perf"
+		return
+	fi
 	cp --parents /usr/bin/perf "$root"
 	for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do
 		cp -L --parents "$lib" "$root"
