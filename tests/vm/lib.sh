@@ -74,7 +74,8 @@ kmemleak_on() { echo stack=on 2>/dev/null >$KMEMLEAK; }
 # load_modules [DRIVER PARAMS...]: simulator first (it provides the fake
 # hardware the driver probes), then the driver with any module parameters.
 # Extra uncore_pmu parameters come from the kernel command line's
-# uncore.pmu_args=a=b,c=d (the debug guest lists fewer aliases), and the
+# uncore.pmu_args=a=b,c=d (the Broadwell guests list mainline's aliases
+# only: all_aliases=0; parameters given here come after, and win), and the
 # simulator's from uncore.sim_args=a=1:2+b=3 (values of an array parameter
 # separated by ':', parameters by '+'; the debug guest has fewer boxes).
 load_modules() {

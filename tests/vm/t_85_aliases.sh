@@ -19,7 +19,8 @@ REQUIRED="ubox cbox pcu sbox"
 MAXFD=2000
 TMP=/tmp/aliases
 
-load_modules || exit 1
+# Every alias, whatever the guest's command line gives (check.sh).
+load_modules all_aliases=1 || exit 1
 rm -rf $TMP
 mkdir -p $TMP
 
