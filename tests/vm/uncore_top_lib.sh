@@ -32,6 +32,18 @@ ut_wait_rows() {
 	done
 }
 
+# ut_other_view VIEW: uncore-top asked for VIEW, another part's, which it
+# must refuse: "STATUS P A", its exit status and how many columns it named
+# by a PMU not here (P) and by an alias the PMUs here lack (A). Its message
+# goes to the log as diagnostics, and stays in /tmp/ut.err.
+ut_other_view() {
+	$UT -n 1 --view "$1" >/tmp/ut.out 2>/tmp/ut.err
+	_rc=$?
+	sed 's/^/# /' /tmp/ut.err >&2
+	echo "$_rc $(grep -c '^  [a-z_]*: no uncore_[a-z_*]* PMU$' /tmp/ut.err)" \
+		"$(grep -c '^  [a-z_]*: no .* with events/' /tmp/ut.err)"
+}
+
 # ut_field CSV K P NAMES...: columns NAMES of interval K, package P, by
 # header name (as a user's script would), on one line.
 ut_field() {
