@@ -50,7 +50,7 @@ skip() { echo "ok - $1 # SKIP $2"; }
 
 # breadth: true where a test checks every box and filter it can. The debug
 # guest (uncore.breadth=0) runs each driver path once under KASAN and
-# lockdep, where every perf run costs some 10 s; the stock guests check the
+# lockdep, where every perf run costs 7 s or more; the stock guests check the
 # tables: the same paths on every box. Checks left out for that reason are
 # not counted as skipped: the stock guest runs them.
 breadth() { [ "${UNCORE_BREADTH:-1}" = 1 ]; }

@@ -102,7 +102,7 @@ SMT_TESTS=${UNCORE_SMT_TESTS:-t_56}
 DEBUG_SKIP=${UNCORE_DEBUG_SKIP:-t_85,t_62,t_46,t_92,t_48,t_51,t_59,t_97,t_25,t_64,t_95,t_87,t_10}
 # DEBUG_TOPO, DEBUG_PMU_ARGS, DEBUG_SIM_ARGS and DEBUGNH_TOPO, which the
 # fuzzer's guests share with `make fuzz`, are in common.sh.
-# Every perf run there costs 10 s or more, every process a shell starts
+# Every perf run there costs 7 s or more, every process a shell starts
 # a few hundred ms (exec, page faults and exit under KASAN and lockdep):
 # the debug guest runs each driver path once rather than on every box and
 # filter (tests/vm/lib.sh breadth()). 1 checks breadth there too.
