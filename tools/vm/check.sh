@@ -290,17 +290,20 @@ check_debug() {
 		"uncore.breadth=$DEBUG_BREADTH" "${ONLY[@]}"
 }
 
-# Host-side tests (the event-table generator): TAP lines, counted as the
-# guests' are.
+# Host-side tests: the event-table generator's (tests/gen/run.sh) and
+# tests/host/*.sh (uncore-top --plot, which the guests cannot run: they
+# have no gnuplot). TAP lines, counted as the guests' are.
 host_tests() {
-	local out p f
-	out=$("$REPO/tests/gen/run.sh" 2>&1) || true
-	p=$(grep -c '^ok ' <<<"$out" || true)
-	f=$(grep -c '^not ok ' <<<"$out" || true)
-	grep '^not ok\|^#' <<<"$out" | sed 's/^/  /' || true
-	echo "== host: generator tests: $p passed, $f failed"
-	[ "$p" -gt 0 ] || fail_step "host: generator tests did not run"
-	passed=$((passed + p)) failed=$((failed + f))
+	local t out p f
+	for t in "$REPO/tests/gen/run.sh" "$REPO"/tests/host/*.sh; do
+		out=$("$t" 2>&1) || true
+		p=$(grep -c '^ok ' <<<"$out" || true)
+		f=$(grep -c '^not ok ' <<<"$out" || true)
+		grep '^not ok\|^#' <<<"$out" | sed 's/^/  /' || true
+		echo "== host: ${t#"$REPO"/}: $p passed, $f failed"
+		[ "$p" -gt 0 ] || fail_step "host: ${t#"$REPO"/} did not run"
+		passed=$((passed + p)) failed=$((failed + f))
+	done
 }
 
 # run_kernel K: one entry of UNCORE_KERNELS.
