@@ -38,7 +38,7 @@ REPORT_RE='WARNING:|BUG:|kernel BUG at|KASAN:|UBSAN:|possible circular locking|I
 # The debug guests' Broadwell (check.sh): 2 sockets of 2 cores. perf reads
 # every alias file at startup: with all 6516 of them a perf run takes
 # minutes under KASAN and TCG, so the debug guests list mainline's aliases
-# only (as the stock kernels' do, but in the tests of the aliases:
+# only (as the stock kernels' do, except in the tests of the aliases:
 # check.sh STOCK_PMU_ARGS). For the same reason the
 # Broadwell's simulated packages have fewer boxes: CBos 0 and 3 on package
 # 0, 3 and 4 on package 1 (CAPID5), iMC channels 0-2 and 0-1, which are the
