@@ -296,7 +296,7 @@ arch/x86/events/intel/ unless a path is given):
     uncore.c: uncore_pmu_hrtimer() calls uncore_perf_event_update() once
     per active event: 1 rd (MSR), 2 rd (PCI). Its period is uncore.h:
     UNCORE_PMU_HRTIMER_INTERVAL, 60 s, set in uncore.c: uncore_alloc_box()
-    and not changed for BDX. Ours: core.c: uncore_poll() calls
+    and not changed for BDX. Ours: poll.c: uncore_poll() calls
     uncore_event_update() (the read path) once per event, every poll_ns
     of the box (/sys/kernel/debug/uncore_pmu/boxes), which the poll
     period row shows.

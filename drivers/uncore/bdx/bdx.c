@@ -18,6 +18,7 @@
 #include <linux/topology.h>
 
 #include "uncore.h"
+#include "../intel/pmon.h"
 #include "bdx.h"
 #include "bdx_tables.h"
 

@@ -14,6 +14,7 @@
 #include <linux/pci.h>
 
 #include "uncore.h"
+#include "../intel/pmon.h"
 #include "bdx.h"
 #include "bdx_tables.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uncore_pmu: internal interfaces between the generic core (core.c),
- * register access (access.c), pure logic (logic.c) and the platform
- * descriptions (bdx.c, ...).
+ * uncore_pmu: the interface between the generic core (core/: the perf
+ * callbacks and the rest, internal.h lists them; register access in
+ * access.c, pure logic in logic.c) and the families that describe the
+ * parts (bdx/, nhmex/, p4mp/, k8/; the Intel ones share intel/).
  *
  * Vocabulary: a *type* is a kind of box (CBo, PCU, ...); a *pmu* is one
  * struct pmu per box index of a type (uncore_cbox_3); a *box* is that
@@ -520,7 +521,7 @@ struct uncore_type {
  * @used: an event was opened on this pmu since it was registered
  * @boxes: per logical package; NULL where the box does not exist
  * @attr_groups: sysfs groups handed to perf
- * @priv: sysfs storage owned by core.c
+ * @priv: sysfs storage owned by the core (sysfs.c)
  */
 struct uncore_pmu {
 	struct pmu pmu;
@@ -595,10 +596,27 @@ struct uncore_platform {
 	void (*pkg_exit)(int pkg);
 };
 
+/* Helpers for box operations. */
+static inline struct uncore_event *to_uevent(const struct perf_event *event)
+{
+	return event->pmu_private;
+}
+
+static inline bool is_fixed_event(const struct perf_event *event)
+{
+	return event->hw.idx == UNCORE_FIXED_IDX;
+}
+
+static inline int counter_width(const struct uncore_type *type,
+				const struct perf_event *event)
+{
+	return is_fixed_event(event) ? type->fixed_ctr_bits : type->ctr_bits;
+}
+
 /* main.c */
 extern int uncore_max_pkgs;
 
-/* core.c */
+/* The generic core (core/; internal.h lists its files). */
 int uncore_core_init(const struct uncore_platform *plat);
 void uncore_core_exit(void);
 int uncore_pci_box_add(const struct uncore_type *type, int idx, int pkg,
@@ -624,29 +642,6 @@ void uncore_box_fault(struct uncore_box *box, const char *what, u32 reg);
 void uncore_box_answered(struct uncore_box *box);
 void uncore_box_sound(struct uncore_box *box);
 const char *uncore_access_backend(void);
-
-/* Generic PCI box ops (core.c): the common BDX-style config layout. */
-extern const struct uncore_ops uncore_pci_ops;
-void uncore_pci_init_box(struct uncore_box *box);
-void uncore_pci_enable_event(struct uncore_box *box, struct perf_event *event);
-void uncore_pci_disable_event(struct uncore_box *box, struct perf_event *event);
-u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event);
-int uncore_pci_read_ctl(struct uncore_box *box, struct perf_event *event,
-			u64 *val);
-void uncore_pci_write_counter(struct uncore_box *box, struct perf_event *event,
-			      u64 val);
-
-/* Generic MSR box ops (core.c), shared by the MSR-based platforms. */
-extern const struct uncore_ops uncore_msr_ops;
-void uncore_msr_init_box(struct uncore_box *box);
-void uncore_msr_enable_event(struct uncore_box *box, struct perf_event *event);
-void uncore_msr_disable_event(struct uncore_box *box, struct perf_event *event);
-u64 uncore_msr_read_counter(struct uncore_box *box, struct perf_event *event);
-int uncore_msr_read_ctl(struct uncore_box *box, struct perf_event *event,
-			u64 *val);
-void uncore_msr_write_counter(struct uncore_box *box, struct perf_event *event,
-			      u64 val);
-u32 uncore_msr_ctl(const struct uncore_box *box, int idx);
 
 /* logic.c: pure functions, unit-tested by tests/kunit. */
 u64 uncore_delta(u64 prev, u64 now, int width);

@@ -26,6 +26,7 @@
 #include <linux/topology.h>
 
 #include "uncore.h"
+#include "../intel/pmon.h"
 #include "nhmex.h"
 
 /* U-box: Table 2-1 (000:158-167); EVT_SEL and CTR addresses [EXT]. */

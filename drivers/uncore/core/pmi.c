@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PMI protocol, for platforms whose overflow freezes the package
+ * until software unfreezes it (&struct uncore_pmi): routing the PMI to a
+ * package's reading CPU, the NMI handler that claims it, the pass in hard
+ * IRQ context that samples, acknowledges and unfreezes, the forward from
+ * an SMT sibling that took it, and the hand-over at the end of a move.
+ * Documentation/uncore_pmu.rst, "The PMI protocol", says why each step is
+ * where it is.
+ *
+ * Context: uncore_nmi_handler() in NMI context, on the routed CPU or its
+ * sibling: atomics and MSR reads only. The pass (uncore_pmi_work()) in
+ * hard IRQ context on the reading CPU. The rest on the reading CPU with
+ * IRQs off (perf callbacks, IPIs from the hotplug callbacks), or in
+ * process context at init and exit.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/sched/clock.h>
+#include <linux/irq_work.h>
+#include <linux/smp.h>
+#include <linux/topology.h>
+#include <asm/nmi.h>
+
+#include "internal.h"
+
+static bool uncore_nmi_registered;
+
+/* Can the platform route its overflow PMI to @cpu? */
+bool uncore_pmi_routable(int cpu)
+{
+	return uncore_plat->pmi && cpu >= 0 && uncore_plat->pmi->route(cpu);
+}
+
+/*
+ * Can @box's sampling events take the PMI path on this CPU, its reading
+ * CPU? Only if the box signals overflows, the PMI can reach this CPU, and
+ * the package is not in the middle of a move, during which the PMI still
+ * goes to the CPU the move started from.
+ */
+bool uncore_pmi_reachable(const struct uncore_box *box)
+{
+	return box->pmi_mask && !READ_ONCE(uncore_pkgs[box->pkg].pmi.moving) &&
+	       uncore_pmi_routable(smp_processor_id());
+}
+
+static u32 uncore_box_status(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 val = 0;
+	u32 st;
+
+	if (!type->box_status)
+		return 0;
+	if (type->pci) {
+		uncore_pci_read(box, box->pdev, type->box_status, &st);
+		/* Reserved bits set: the function is gone, not overflowing. */
+		if (st == U32_MAX) {
+			uncore_box_fault(box, "config read at", type->box_status);
+			return 0;
+		}
+		return st;
+	}
+	uncore_msr_read(box, type->box_status + box->msr_base, &val);
+	return val;
+}
+
+/*
+ * Write a register of the box at @off in its type's layout: a config
+ * offset of a PCI box, an MSR of box 0 of an MSR type.
+ */
+void uncore_box_reg_write(struct uncore_box *box, u32 off, u64 val)
+{
+	if (box->pmu->type->pci)
+		uncore_pci_write(box, box->pdev, off, val);
+	else
+		uncore_msr_write(box, off + box->msr_base, val);
+}
+
+/* Acknowledge status bits @st: in their own register, or where they are. */
+static void uncore_box_status_clear(struct uncore_box *box, u32 st)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_box_reg_write(box, type->box_ovf_ctl ?: type->box_status, st);
+}
+
+/*
+ * Status bits @bits of boxes of package @pkg that have no sampling event
+ * here: counting events that wrapped set them too (a box's status records
+ * every overflow, NHM-EX 000:73-79), and nothing else would clear them, so
+ * that every NMI from then on would find them unclaimed and be taken for
+ * the package's PMI. Their events lose nothing by it: a wrap is a delta at
+ * their next read. On the reading CPU, IRQs off (the pass, or an add()),
+ * so no event is added meanwhile. PCI boxes are left out: one may be
+ * removed under this walk; their status stays as it was.
+ */
+static void uncore_clear_stale(int pkg, u64 bits)
+{
+	int i;
+
+	for (i = 0; i < uncore_n_pmus && bits; i++) {
+		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+		u32 st;
+
+		if (!box || box->dead || box->pmu->type->pci || box->n_pmi ||
+		    !(box->pmi_mask & bits) ||
+		    READ_ONCE(box->cpu) != smp_processor_id())
+			continue;
+		st = uncore_box_status(box);
+		if (st)
+			uncore_box_status_clear(box, st);
+	}
+}
+
+/*
+ * The handler proper, on the PMI's CPU in hardirq context, the package
+ * frozen: BDX manual 2.1.3 and 2.1.4. Every box in a group that reported
+ * an overflow is visited (one global status bit covers all channels of an
+ * iMC, both ports of QPI 0, ...); its sampling events are processed
+ * whether or not their own status bit is set, the countdown deciding,
+ * and its counting events are left alone: frozen, they lose nothing, and
+ * a wrap of theirs is a plain delta at their next read. Box status is
+ * cleared before global status (a new freeze needs both cleared,
+ * 2.1.1.1), then the claim, then the package is unfrozen: an overflow
+ * from the moment the counters run again finds its bits unclaimed.
+ *
+ * A pass with nothing claimed comes from an NMI taken as an owed PMI: its
+ * freeze has landed after an earlier pass unfroze, and only the unfreeze
+ * is left to do.
+ */
+static void uncore_pmi_work(struct irq_work *work)
+{
+	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	u64 status = atomic64_read(&p->claimed), covered = 0;
+	struct uncore_box *box;
+	struct pt_regs regs;
+	int i;
+
+	/*
+	 * The samples carry the handler's own registers. The NMI's are not
+	 * kept: the irq_work vector sets no irq_regs, and by now the stack
+	 * those registers describe may have moved on, so a callchain
+	 * unwound from them would be garbage.
+	 */
+	perf_fetch_caller_regs(&regs);
+
+	uncore_pass_begin();
+	list_for_each_entry(box, &p->boxes, pmi_node) {
+		u32 st;
+
+		covered |= box->pmi_mask;
+		if (!(box->pmi_mask & status) || box->dead)
+			continue;
+		/*
+		 * A box that changed reading CPU since its events were added
+		 * is left to them: a move takes each one off the old CPU
+		 * right after this changes, and the new CPU's timer emits
+		 * what the box owes (UNCORE_HWF_CARRY).
+		 */
+		if (READ_ONCE(box->cpu) != smp_processor_id())
+			continue;
+		st = uncore_box_status(box);
+		for (i = 0; i < box->n_events; i++) {
+			struct perf_event *event = box->events[i];
+
+			if (uncore_pmi_event(event) &&
+			    !(event->hw.state & PERF_HES_STOPPED))
+				uncore_pmi_sample(p, box, event, &regs);
+		}
+		if (st)
+			uncore_box_status_clear(box, st);
+		/* The timer restarts what the driver throttled. */
+		if (box->n_throttled && uncore_set_poll_period(box))
+			uncore_poll_start(box);
+	}
+	if (status & ~covered)
+		uncore_clear_stale(p->gbox->pkg, status & ~covered);
+	if (status) {
+		pmi->ack(p->gbox, status);
+		atomic64_andnot(status, &p->claimed);
+	}
+	pmi->unfreeze(p->gbox, p->ctl);
+	p->handled++;
+	uncore_pass_end();
+}
+
+/*
+ * The NMI handler, on the CPU the PMI is routed to. An NMI there is ours
+ * if global status shows an overflow not claimed yet; or, while a PMI is
+ * owed (@owed: status was claimed before its freeze could be known to have
+ * landed), the first NMI that finds no new status is taken as that PMI.
+ * Either way the NMI is claimed and the work queued; nothing more is done
+ * in NMI context: the PCI boxes' registers are not safe to touch there
+ * (the config mechanism takes a lock the interrupted code may hold), and
+ * everything else the handler needs is touched by perf callbacks that run
+ * with IRQs off, which the irq_work does not interrupt. The package stays
+ * frozen meanwhile.
+ */
+static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	int cpu = smp_processor_id();
+	int pkg = topology_logical_package_id(cpu);
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	struct uncore_pkg_pmi *p;
+	int rcpu;
+	u64 status;
+
+	if (pkg < 0 || pkg >= uncore_max_pkgs)
+		return NMI_DONE;
+	p = &uncore_pkgs[pkg].pmi;
+	rcpu = READ_ONCE(p->cpu);
+	if (rcpu < 0 || !p->gbox)
+		return NMI_DONE;
+	/*
+	 * pmi_core_sel names cores (manual Table 2-2): the PMI may come to
+	 * either thread of the reading CPU's core, whichever is online.
+	 */
+	if (rcpu != cpu && !cpumask_test_cpu(cpu, topology_sibling_cpumask(rcpu)))
+		return NMI_DONE;
+	if (pmi->read_status(p->gbox, &status))
+		return NMI_DONE;
+	/* Most NMIs here are not ours: no locked operation for status 0. */
+	if (status && (status & ~atomic64_fetch_or(status, &p->claimed))) {
+		/* Unless this NMI is the PMI, the PMI is still to come. */
+		atomic_set(&p->owed, 1);
+		atomic64_inc(&p->nmi);
+	} else if (atomic_xchg(&p->owed, 0)) {
+		atomic64_inc(&p->owed_nmi);
+	} else {
+		return NMI_DONE;
+	}
+	irq_work_queue(cpu == rcpu ? &p->work : &p->fwd);
+	return NMI_HANDLED;
+}
+
+/* On the reading CPU, in IPI context: the pass a sibling's NMI owes. */
+static void uncore_pmi_remote(void *info)
+{
+	struct uncore_pkg_pmi *p = info;
+
+	irq_work_queue(&p->work);
+	atomic_set_release(&p->csd_busy, 0);
+}
+
+/* On the sibling that took the PMI, in hardirq context. */
+static void uncore_pmi_forward(struct irq_work *work)
+{
+	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, fwd);
+	int rcpu = READ_ONCE(p->cpu), err;
+
+	/* One in flight is enough: the pass handles whatever is claimed. */
+	if (atomic_xchg(&p->csd_busy, 1))
+		return;
+	err = rcpu >= 0 ? smp_call_function_single_async(rcpu, &p->csd) : -ENXIO;
+	if (!err)
+		return;
+	atomic_set(&p->csd_busy, 0);
+	/*
+	 * The reading CPU went offline after the NMI (what it had queued ran
+	 * before it died). A package with sampling events has re-armed the
+	 * route, and the reading CPU with it, on its new reading CPU; so none
+	 * has, @boxes is empty, and the pass only clears status and freeze.
+	 */
+	uncore_pmi_work(&p->work);
+}
+
+/*
+ * Route the package's PMI to this CPU, its reading CPU, before a sampling
+ * event first enables an overflow. The routing then stays: an overflow
+ * that is already on its way when the last sampling event goes still
+ * freezes the package, and its PMI is what unfreezes it. The handler
+ * accepts NMIs here before the PMI can come here. Status left from before
+ * is cleared and the package unfrozen; a freeze of that status may still
+ * be on its way, and then it owes its PMI to this CPU.
+ */
+static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
+{
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	int cpu = smp_processor_id();
+	u64 status = 0;
+
+	if (p->cpu == cpu)
+		return;
+	p->ctl = pmi->route(cpu);
+	WRITE_ONCE(p->cpu, cpu);
+	if (!pmi->read_status(p->gbox, &status) && status) {
+		uncore_clear_stale(p->gbox->pkg, status);
+		pmi->ack(p->gbox, status);
+		atomic_set(&p->owed, 1);
+	}
+	pmi->unfreeze(p->gbox, p->ctl);
+}
+
+/* Sampling event @event joins or leaves its box's PMI duty. */
+void uncore_pmi_attach(struct uncore_box *box)
+{
+	struct uncore_pkg_pmi *p = &uncore_pkgs[box->pkg].pmi;
+	u32 st;
+
+	uncore_pmi_arm(p);
+	if (box->n_pmi++)
+		return;
+	/*
+	 * The handler visits only the boxes on the list: one that left it
+	 * with an overflow on its way kept that counter's status bit, and
+	 * a set bit holds back the counter's next overflow message (2.1.1.1).
+	 */
+	st = uncore_box_status(box);
+	if (st)
+		uncore_box_status_clear(box, st);
+	list_add_tail(&box->pmi_node, &p->boxes);
+}
+
+void uncore_pmi_detach(struct uncore_box *box)
+{
+	if (!--box->n_pmi)
+		list_del(&box->pmi_node);
+}
+
+/* Wait for every pass of the handler queued so far to finish. */
+static void uncore_pmi_sync(struct uncore_pkg_pmi *p)
+{
+	irq_work_sync(&p->fwd);
+	while (atomic_read_acquire(&p->csd_busy))
+		cpu_relax();
+	irq_work_sync(&p->work);
+}
+
+/* On a package's new reading CPU: a PMI routed before follows it. */
+static void uncore_pkg_pmi_route(void *info)
+{
+	struct uncore_pkg_pmi *p = info;
+
+	if (p->cpu >= 0 && uncore_pmi_routable(smp_processor_id()))
+		uncore_pmi_arm(p);
+}
+
+/*
+ * On a package's new reading CPU, IRQs off, at the end of a move: the
+ * sampling events the box timers took over go back to the PMI path, each
+ * with its owed periods emitted first. perf drops the samples of a stopped
+ * event, so they are emitted before the stop; what the counter adds in
+ * between goes into the next period.
+ */
+static void uncore_pkg_pmi_resume(void *info)
+{
+	int pkg = (long)info, cpu = smp_processor_id(), i, j;
+	struct pt_regs *regs = NULL, caller;
+
+	for (i = 0; i < uncore_n_pmus; i++) {
+		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+
+		if (!box || !box->n_timer || box->cpu != cpu ||
+		    !uncore_pmi_reachable(box))
+			continue;
+		for (j = 0; j < box->n_events; j++) {
+			struct perf_event *event = box->events[j];
+			bool running = !(event->hw.state & PERF_HES_STOPPED);
+
+			if (!uncore_timer_event(event) ||
+			    !uncore_counter_interrupts(event))
+				continue;
+			if (running) {
+				/*
+				 * A pass, as for the box's timer: only its
+				 * time budget bounds the periods a slow
+				 * machine owes, the count throttle does not.
+				 */
+				if (!regs) {
+					uncore_pass_begin();
+					regs = uncore_timer_regs(&caller);
+				}
+				uncore_event_update(box, event);
+				uncore_sample(box, event, regs, &running);
+			}
+			if (running)
+				uncore_pmu_stop(event, PERF_EF_UPDATE);
+			box->n_timer--;
+			uncore_sampling_mode(event, true);
+			uncore_pmi_attach(box);
+			if (running)
+				uncore_pmu_start(event, 0);
+		}
+		uncore_set_poll_period(box);
+	}
+	if (regs)
+		uncore_pass_end();
+}
+
+/*
+ * The end of a move of package @pkg to @to. The PMI is routed there once,
+ * now that no event of the package is left on the old reading CPU; a pass
+ * of the handler that the old route queued finishes before the PMI path
+ * resumes on @to, so the two never walk the package's boxes at once.
+ */
+void uncore_pkg_pmi_settle(int pkg, int to)
+{
+	struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
+
+	WRITE_ONCE(p->moving, false);
+	if (to < 0)
+		return;
+	smp_call_function_single(to, uncore_pkg_pmi_route, p, true);
+	uncore_pmi_sync(p);
+	smp_call_function_single(to, uncore_pkg_pmi_resume, (void *)(long)pkg,
+				 true);
+}
+
+/*
+ * Per-package PMI state and the NMI handler, for a platform with a PMI
+ * path. The global registers are reached through box 0 of pmi->type,
+ * which every package has (the BDX UBox).
+ */
+int uncore_pmi_init(void)
+{
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	struct uncore_pmu *gpmu;
+	int pkg, err;
+
+	if (!pmi)
+		return 0;
+	gpmu = uncore_find_pmu(pmi->type, 0);
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
+
+		p->cpu = -1;
+		p->gbox = gpmu ? gpmu->boxes[pkg] : NULL;
+		INIT_LIST_HEAD(&p->boxes);
+		p->work = IRQ_WORK_INIT_HARD(uncore_pmi_work);
+		p->fwd = IRQ_WORK_INIT_HARD(uncore_pmi_forward);
+		INIT_CSD(&p->csd, uncore_pmi_remote, p);
+	}
+	err = register_nmi_handler(NMI_LOCAL, uncore_nmi_handler, 0,
+				   KBUILD_MODNAME);
+	if (err)
+		return err;
+	uncore_nmi_registered = true;
+	return 0;
+}
+
+/* On the routed CPU: no PMI from this package any more, nothing frozen. */
+static void uncore_pmi_disarm(void *info)
+{
+	struct uncore_pkg_pmi *p = info;
+
+	uncore_plat->pmi->unfreeze(p->gbox, 0);
+}
+
+/* After the pmus are gone: no event can overflow into a PMI any more. */
+void uncore_pmi_exit(void)
+{
+	int pkg;
+
+	if (!uncore_nmi_registered)
+		return;
+	cpus_read_lock();
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
+		int cpu = uncore_pkgs[pkg].pmi.cpu;
+
+		if (cpu >= 0 && cpu_online(cpu))
+			smp_call_function_single(cpu, uncore_pmi_disarm,
+						 &uncore_pkgs[pkg].pmi, true);
+	}
+	cpus_read_unlock();
+	unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+	uncore_nmi_registered = false;
+	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)
+		uncore_pmi_sync(&uncore_pkgs[pkg].pmi);
+}

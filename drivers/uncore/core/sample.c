@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampling engine: sampling events' countdowns over the counters,
+ * the samples handed to perf for each period that ran out (through
+ * perf_tp_event(), perf_compat.h says why), frequency mode fitted from
+ * the true time, the driver's own throttle and each CPU's time budget for
+ * sample passes. Whether a PMI (pmi.c) or the box's timer (poll.c) finds
+ * the periods that ran out, the samples come from here.
+ *
+ * Context: on the box's reading CPU with IRQs off: inside a pass of the
+ * poll timer (hard IRQ), of the PMI handler's irq_work (hard IRQ) or of
+ * the PMI path's resume after a move (IPI), and in perf's start and add
+ * callbacks.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/trace_events.h>
+#include <asm/irq_regs.h>
+
+#include "internal.h"
+
+static unsigned int sample_tick_us = 1000;
+module_param(sample_tick_us, uint, 0644);
+MODULE_PARM_DESC(sample_tick_us,
+		 "Period of the timer that samples boxes with no overflow interrupt (CBo, SBo), in us (default 1000, at least 10)");
+
+unsigned int uncore_max_sample_rate = 100000;
+module_param_named(max_sample_rate, uncore_max_sample_rate, uint, 0644);
+MODULE_PARM_DESC(max_sample_rate,
+		 "Samples per second an event may take before the driver throttles it for a tick; perf's perf_event_max_sample_rate, which modules cannot read (default 100000, perf's default)");
+
+unsigned int uncore_max_cpu_percent = 25;
+module_param_named(max_cpu_percent, uncore_max_cpu_percent, uint, 0644);
+MODULE_PARM_DESC(max_cpu_percent,
+		 "Share of the time a CPU may spend emitting uncore samples (in windows of 100 ms) before the driver throttles the events it samples; perf's perf_cpu_time_max_percent, which sees only the core PMU's NMIs (default 25, 1-100)");
+
+DEFINE_PER_CPU(struct uncore_cpu_budget, uncore_budget);
+
+/*
+ * Samples a CPU takes in a window before its budget can drop one: a few
+ * samples are no storm, and in a virtual machine the host can stretch a
+ * single pass past the budget (a vCPU descheduled for tens of ms). Bounds
+ * what a window can exceed the budget by to this many samples' cost.
+ */
+#define UNCORE_BUDGET_MIN_SAMPLES	16
+
+void uncore_pass_begin(void)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 now = local_clock();
+
+	if (now - b->window >= UNCORE_BUDGET_WINDOW_NS) {
+		b->window = now;
+		b->spent = 0;
+		b->taken = 0;
+	}
+	b->pass = now;
+}
+
+void uncore_pass_end(void)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 took = local_clock() - b->pass;
+
+	b->spent += took;
+	b->worst = max(b->worst, took);
+	b->total += took;
+	b->passes++;
+	b->pass = 0;
+}
+
+/*
+ * Has this CPU spent its share of the current window in sample passes? The
+ * count throttle (uncore_sample_throttles()) bounds samples per event, but
+ * a sample costs far more on a slow or instrumented machine, and many
+ * events multiply it: only time bounds what is left of the CPU. A pass
+ * that outlasts its window is measured on its own. The box timer backs off
+ * on this alone; a sample is dropped only if the CPU has also taken
+ * UNCORE_BUDGET_MIN_SAMPLES (uncore_drop_sample()).
+ */
+bool uncore_over_budget(u64 now)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 spent = 0;
+	unsigned int pct = clamp(READ_ONCE(uncore_max_cpu_percent), 1U, 100U);
+
+	if (now - b->window < UNCORE_BUDGET_WINDOW_NS)
+		spent = b->spent;
+	if (b->pass)
+		spent += now - b->pass;
+	return spent * 100 >= UNCORE_BUDGET_WINDOW_NS * pct;
+}
+
+/* Over budget, and enough samples taken that this is a storm: drop one. */
+static bool uncore_drop_sample(u64 now)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+
+	if (b->taken < UNCORE_BUDGET_MIN_SAMPLES) {
+		b->taken++;
+		return false;
+	}
+	return uncore_over_budget(now);
+}
+
+/* Can @event's counter interrupt at all (a fixed counter may not)? */
+bool uncore_counter_interrupts(struct perf_event *event)
+{
+	return !is_fixed_event(event) ||
+	       !event_box(event)->pmu->type->ctl->fixed_no_ov;
+}
+
+/*
+ * A sampling event takes the PMI path (@pmi) or its box's timer samples
+ * it. Without a PMI to unfreeze the package, an ov_en counter's overflow
+ * would leave every counter of it frozen, so the control value gets ov_en
+ * only on the PMI path. Set at add (uncore_pmi_reachable()); the mode
+ * holds until the event's del, but for the change from timer to PMI at the
+ * end of a move (uncore_pkg_pmi_resume()).
+ */
+void uncore_sampling_mode(struct perf_event *event, bool pmi)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 ov_en = event_box(event)->pmu->type->ctl->ov_en;
+
+	if (!is_sampling_event(event))
+		return;
+	if (pmi) {
+		hwc->config |= ov_en;
+		hwc->flags &= ~UNCORE_HWF_TIMER;
+	} else {
+		hwc->config &= ~ov_en;
+		hwc->flags |= UNCORE_HWF_TIMER;
+	}
+}
+
+/* A sampling event on the PMI path. */
+bool uncore_pmi_event(struct perf_event *event)
+{
+	return is_sampling_event(event) && !(event->hw.flags & UNCORE_HWF_TIMER);
+}
+
+/* A sampling event its box's timer samples. */
+bool uncore_timer_event(struct perf_event *event)
+{
+	return is_sampling_event(event) && (event->hw.flags & UNCORE_HWF_TIMER);
+}
+
+u64 uncore_sample_tick_ns(void)
+{
+	return (u64)max(READ_ONCE(sample_tick_us), 10U) * NSEC_PER_USEC;
+}
+
+/*
+ * Start a sampling event's countdown: a countdown that ran out while the
+ * event was stopped, or that perf's frequency code reset, starts a new
+ * period, as on perf's other pmus. Only the box's timer can emit periods
+ * owed from before (@carry): those of an event its box's move took off.
+ */
+s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
+{
+	s64 period = hwc->sample_period;
+	s64 left = local64_read(&hwc->period_left);
+
+	if (carry && (hwc->flags & UNCORE_HWF_CARRY)) {
+		hwc->flags &= ~UNCORE_HWF_CARRY;
+		hwc->last_period = period;
+		return left;
+	}
+	hwc->flags &= ~UNCORE_HWF_CARRY;
+	if (left <= 0) {
+		left += period;
+		if (left <= 0)
+			left = period;
+		local64_set(&hwc->period_left, left);
+	}
+	hwc->last_period = period;
+	return left;
+}
+
+/* Load a PMI event's counter so that it overflows when its period ends. */
+void uncore_set_period(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 val;
+
+	val = uncore_preload(uncore_period_begin(hwc, false),
+			     counter_width(box->pmu->type, event));
+	box->pmu->type->ops->write_counter(box, event, val);
+	local64_set(&hwc->prev_count, val);
+}
+
+/* Samples an event may take in one tick: perf's max_samples_per_tick. */
+unsigned int uncore_tick_limit(void)
+{
+	return max(DIV_ROUND_UP(READ_ONCE(uncore_max_sample_rate), HZ), 1U);
+}
+
+/*
+ * The driver's throttle: at most uncore_tick_limit() samples per event in
+ * any window of one tick, as perf allows. perf's own throttle only acts
+ * from the second sample of one perf_tp_event() call on, so a stream of
+ * single-sample PMIs would never meet it. Like perf, the sample that
+ * reaches the limit is still taken. Return: true if this sample does.
+ */
+
+static bool uncore_sample_throttles(struct uncore_event *ue, u64 now)
+{
+	if (now - ue->thr_window >= TICK_NSEC) {
+		ue->thr_window = now;
+		ue->thr_samples = 0;
+	}
+	return ++ue->thr_samples >= uncore_tick_limit();
+}
+
+/*
+ * Stop @event until a tick has passed: the box's timer, set to run at
+ * least once a tick meanwhile, restarts it, unless perf's frequency tick
+ * does so first (it restarts every event it finds with hwc->interrupts
+ * at MAX_INTERRUPTS).
+ */
+static void uncore_throttle(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->interrupts = UNCORE_THROTTLED;
+	/*
+	 * perf's tick may have restarted the event while the driver still
+	 * held it: it is counted in n_throttled once however often it is
+	 * throttled before the timer next looks at it.
+	 */
+	if (!(hwc->flags & UNCORE_HWF_THROTTLED)) {
+		hwc->flags |= UNCORE_HWF_THROTTLED;
+		box->n_throttled++;
+	}
+	box->throttles++;
+	uncore_pmu_stop(event, 0);
+}
+
+/*
+ * The registers a timer sample reports: those the timer interrupt
+ * interrupted, else (not expected: the box's hrtimer is a hard one) the
+ * timer callback's own.
+ */
+struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
+{
+	struct pt_regs *regs = get_irq_regs();
+
+	if (regs)
+		return regs;
+	perf_fetch_caller_regs(caller);
+	return caller;
+}
+
+/*
+ * Hand perf @n samples of @event, each of @period counts, from @box; the
+ * last sample's period ended when the event's count was @end.
+ *
+ * perf_event_overflow() is not exported to modules (Linux 6.1). The
+ * exported way to the same sample output is perf_tp_event(): given a list
+ * of events and a count, it feeds each event to perf's software-event
+ * overflow code, which adds the count to the event and takes a sample per
+ * period elapsed in it. The list holds this event alone, its countdown set
+ * so that the count given is exactly one period
+ * (perf_swevent_set_period()).
+ *
+ * A sample with PERF_SAMPLE_READ reads event->count after perf added the
+ * period: so the count is set one period short of where that sample's
+ * period ended, and put back to what the driver counted afterwards. Until
+ * then a read() on another CPU (perf reads an uncore count after the IPI
+ * that updated it) may see the value of one of these samples.
+ *
+ * One call per sample: perf's throttle acts from the second sample of a
+ * call on, and counts samples since the CPU's last tick, which on a
+ * reading CPU idle without a tick may be seconds ago: a PMI owing two
+ * samples would throttle an event sampling at 1000/s. The driver's own
+ * throttle (uncore_sample_throttles()) counts in real time instead.
+ *
+ * Return: true if the driver throttled the event.
+ */
+static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
+			struct pt_regs *regs, u64 n, u64 period, u64 end)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct uncore_event *ue = to_uevent(event);
+	/* The raw record of a tracepoint sample: empty here. */
+	struct trace_entry rec = { };
+	u64 count = local64_read(&event->count);
+	u64 at = end - n * period;
+	bool throttle = false;
+	HLIST_HEAD(head);
+	int rctx;
+
+	/*
+	 * Only a pass's time budget bounds what a burst of owed periods costs
+	 * (uncore_drop_sample()): a sample emitted outside one can keep IRQs
+	 * off for as long as the periods last.
+	 */
+	WARN_ON_ONCE(!this_cpu_read(uncore_budget.pass));
+	rcu_read_lock();
+	hlist_add_head_rcu(&event->hlist_entry, &head);
+	for (; n && !throttle; n--) {
+		u64 now = local_clock();
+
+		/* Over budget: no sample, the event waits a tick from now. */
+		if (uncore_drop_sample(now)) {
+			box->over_budget += n;
+			ue->thr_window = now;
+			ue->thr_samples = 0;
+			throttle = true;
+			break;
+		}
+		throttle = uncore_sample_throttles(ue, now);
+		rctx = perf_swevent_get_recursion_context();
+		if (rctx < 0) {
+			box->lost += n;
+			break;
+		}
+		local64_set(&hwc->period_left, -(s64)period);
+		hwc->last_period = period;
+		local64_set(&event->count, at);
+		at += period;
+		perf_tp_event(0, period, &rec, sizeof(rec), regs, &head, rctx,
+			      NULL);
+		box->samples++;
+	}
+	hlist_del_init_rcu(&event->hlist_entry);
+	rcu_read_unlock();
+	local64_set(&event->count, count);
+	if (throttle)
+		uncore_throttle(box, event);
+	return throttle;
+}
+
+/*
+ * The period that makes @event's samples come at its sample_freq. The
+ * @count it took since its last sample (or its first start) gives its
+ * rate; the period is what that rate counts until the next sample's slot
+ * on a grid of 1/sample_freq steps (both times in &struct uncore_event). The
+ * overflow of a period reaches the handler some time after it ran out, and
+ * the counters stay frozen a while longer: aiming every sample at the grid,
+ * not at one step after the previous sample, keeps those delays from adding
+ * up, so that the rate is sample_freq on average however slow the handler
+ * is, up to one step. A sample later than that (after a throttle, say)
+ * starts the grid anew instead of catching up in a burst.
+ *
+ * perf's core fits the period at each sample only if the last came less
+ * than two ticks before, and at each scheduler tick from the count over
+ * that tick; but an idle CPU has no regular tick, and uncore counts go on
+ * however idle the reading CPU is: perf's tick would fit a period to the
+ * count of a long idle stretch as if it took one tick. So the driver fits
+ * the period itself, from the true time, and perf's tick is kept from
+ * changing it (uncore_freq_stamp()).
+ */
+static u64 uncore_freq_period(struct perf_event *event, u64 count)
+{
+	struct uncore_event *ue = to_uevent(event);
+	u64 now = local_clock(), dt = now - ue->freq_last;
+	u64 step = div64_u64(NSEC_PER_SEC, event->attr.sample_freq) ?: 1;
+	u64 slot = ue->freq_slot + step;
+	u64 period = event->hw.sample_period;
+
+	if (!ue->freq_slot || slot <= now)
+		slot = now + step;
+	else
+		slot = max(slot, now + step / 4);
+	if (dt && ue->freq_last)
+		period = uncore_scale_period(count, slot - now, dt);
+	ue->freq_last = now;
+	ue->freq_slot = slot;
+	return max_t(u64, period, 1);
+}
+
+/*
+ * Emit the samples of every period of @event that elapsed by its last
+ * update. A throttled event stops (*@running false); perf or the driver
+ * restarts it from a later tick. Return: the number of periods elapsed.
+ */
+u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
+		  struct pt_regs *regs, bool *running)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left), next;
+	u64 n, count;
+
+	n = uncore_samples_due(left, hwc->sample_period, &next);
+	*running = true;
+	if (!n)
+		return 0;
+	if (!event->attr.freq) {
+		/* The last period ended sample_period - next counts ago. */
+		*running = !uncore_emit(box, event, regs, n, hwc->sample_period,
+					local64_read(&event->count) -
+					(hwc->sample_period - next));
+		local64_set(&hwc->period_left, next);
+		return n;
+	}
+	/*
+	 * Frequency mode: one sample for the whole count since the last,
+	 * then a period fitted to the rate it came at (uncore_freq_period()).
+	 */
+	count = hwc->last_period - left;
+	*running = !uncore_emit(box, event, regs, 1, count,
+				local64_read(&event->count));
+	hwc->sample_period = uncore_freq_period(event, count);
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+	return n;
+}
+
+/*
+ * A sampling event after an overflow, its counter frozen: count, emit the
+ * samples of every period that elapsed (the counter ran on past zero until
+ * the freeze took hold), preload the next period.
+ */
+void uncore_pmi_sample(struct uncore_pkg_pmi *p, struct uncore_box *box,
+		       struct perf_event *event, struct pt_regs *regs)
+{
+	bool running;
+
+	uncore_event_update(box, event);
+	p->periods += uncore_sample(box, event, regs, &running);
+	if (running)
+		uncore_set_period(box, event);
+}
