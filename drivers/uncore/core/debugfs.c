@@ -160,7 +160,7 @@ static int uncore_opens_show(struct seq_file *m, void *v)
 		if (uncore_pkgs[pkg].moving)
 			seq_printf(m, "# package %d moving\n", pkg);
 	list_for_each_entry(o, &uncore_opens, node) {
-		if (!READ_ONCE(o->event->ctx))
+		if (!uncore_event_installed(o->event))
 			seq_printf(m, "%d %s\n", o->cpu,
 				   to_uncore_pmu(o->event->pmu)->name);
 	}

@@ -70,7 +70,7 @@ again:
 	/* Counted once per package, on the CPU its cpumask names. */
 	event->cpu = cpu;
 	err = upmu->type->forward(upmu->type, event);
-	return err ? err : -ENOENT;
+	return err ? err : UNCORE_HAND_ON;
 }
 
 /*

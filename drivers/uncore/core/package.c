@@ -91,7 +91,7 @@ bool uncore_prune_opens(struct perf_event *event, int cpu)
 
 	spin_lock(&uncore_open_lock);
 	list_for_each_entry_safe(o, tmp, &uncore_opens, node) {
-		if (o->event == event || READ_ONCE(o->event->ctx)) {
+		if (o->event == event || uncore_event_installed(o->event)) {
 			list_del(&o->node);
 			kfree(o);
 		} else if (o->cpu == cpu) {
@@ -149,7 +149,7 @@ int uncore_move_cpu(struct uncore_box *box, struct perf_event *event, int pkg)
 	}
 	if (leader == event)
 		return -EAGAIN;
-	if (leader->ctx && leader->ctx->pmu == event->pmu)
+	if (uncore_leader_in_ctx_of(leader, event->pmu))
 		return leader->cpu;
 	return -EBUSY;
 }

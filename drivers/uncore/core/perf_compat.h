@@ -9,12 +9,33 @@
 
 #include <linux/math64.h>
 #include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
+#include <linux/trace_events.h>
 
 /*
  * hwc->interrupts once perf throttled the event: kernel/events/core.c's
- * MAX_INTERRUPTS, which is private to it.
+ * MAX_INTERRUPTS, which is private to it. perf's tick restarts an event
+ * it finds with this value (perf_adjust_freq_unthr_context()), and so
+ * does the driver's timer (uncore_unthrottle()); no exported call
+ * throttles or unthrottles an event.
  */
 #define UNCORE_THROTTLED	(~0ULL)
+
+static inline void uncore_perf_throttle(struct hw_perf_event *hwc)
+{
+	hwc->interrupts = UNCORE_THROTTLED;
+}
+
+static inline bool uncore_perf_throttled(const struct hw_perf_event *hwc)
+{
+	return hwc->interrupts == UNCORE_THROTTLED;
+}
+
+static inline void uncore_perf_unthrottle(struct hw_perf_event *hwc)
+{
+	hwc->interrupts = 0;
+}
 
 /*
  * perf's tick fits a frequency event's period to the count since
@@ -30,5 +51,118 @@ static inline void uncore_freq_stamp(struct perf_event *event)
 
 	hwc->freq_count_stamp = local64_read(&event->count) - per_tick;
 }
+
+/**
+ * struct uncore_emitter - samples of one event on their way to perf
+ * @head: the list perf_tp_event() walks: the event alone
+ * @count: the event's count, put back at the end
+ *
+ * perf_event_overflow() is not exported to modules (Linux 6.1). The
+ * exported way to the same sample output is perf_tp_event(): given a list
+ * of events and a count, it feeds each event to perf's software-event
+ * overflow code (perf_swevent_event()), which adds the count to the event
+ * and takes a sample per period elapsed in it. The list holds the event
+ * alone, through its hlist_entry (perf's, unused by a hardware event),
+ * its countdown set so that the count given is exactly one period
+ * (perf_swevent_set_period()).
+ *
+ * A sample with PERF_SAMPLE_READ reads event->count after perf added the
+ * period: so the count is set one period short of where that sample's
+ * period ended, and put back to what the driver counted afterwards. Until
+ * then a read() on another CPU (perf reads an uncore count after the IPI
+ * that updated it) may see the value of one of these samples.
+ *
+ * Use: uncore_emit_begin(), uncore_emit_one() per sample, uncore_emit_end(),
+ * on one CPU with IRQs off.
+ */
+struct uncore_emitter {
+	struct hlist_head head;
+	u64 count;
+};
+
+static inline void uncore_emit_begin(struct uncore_emitter *em,
+				     struct perf_event *event)
+{
+	em->count = local64_read(&event->count);
+	INIT_HLIST_HEAD(&em->head);
+	rcu_read_lock();
+	hlist_add_head_rcu(&event->hlist_entry, &em->head);
+}
+
+/*
+ * One sample of @event for a period of @period counts that began at count
+ * @at, with the registers @regs. Return: false if perf would not take it
+ * (this CPU is in perf's sample code already), true otherwise.
+ */
+static inline bool uncore_emit_one(struct uncore_emitter *em,
+				   struct perf_event *event,
+				   struct pt_regs *regs, u64 period, u64 at)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	/* The raw record of a tracepoint sample: empty here. */
+	struct trace_entry rec = { };
+	int rctx;
+
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0)
+		return false;
+	local64_set(&hwc->period_left, -(s64)period);
+	hwc->last_period = period;
+	local64_set(&event->count, at);
+	/* It puts the recursion context back. */
+	perf_tp_event(0, period, &rec, sizeof(rec), regs, &em->head, rctx,
+		      NULL);
+	return true;
+}
+
+static inline void uncore_emit_end(struct uncore_emitter *em,
+				   struct perf_event *event)
+{
+	hlist_del_init_rcu(&event->hlist_entry);
+	rcu_read_unlock();
+	local64_set(&event->count, em->count);
+}
+
+/*
+ * Has perf installed @event in a context? perf_install_in_context() sets
+ * event->ctx (6.1, with a release store); no exported call tells whether
+ * an event that event_init accepted has reached its CPU's context yet.
+ */
+static inline bool uncore_event_installed(struct perf_event *event)
+{
+	return READ_ONCE(event->ctx);
+}
+
+/*
+ * Is @leader in a context of @pmu? 6.1's perf_event_context has the pmu
+ * it belongs to; the caller holds the leader's context mutex (perf holds
+ * it around a group member's event_init), which keeps the answer stable.
+ */
+static inline bool uncore_leader_in_ctx_of(struct perf_event *leader,
+					   struct pmu *pmu)
+{
+	return leader->ctx && leader->ctx->pmu == pmu;
+}
+
+/*
+ * Wait until perf holds nothing of a pmu whose last event was freed, so
+ * that perf_pmu_unregister() frees no CPU context under it. perf puts an
+ * event's context only after its ->destroy() (_free_event(), 6.1), and the
+ * task freeing the event does no voluntary context switch in between:
+ * once every task has made one, perf is done with it. No exported call
+ * waits for an event's context to be put.
+ */
+static inline void uncore_wait_events_freed(void)
+{
+	synchronize_rcu_tasks();
+}
+
+/*
+ * What event_init returns to hand an event on to the PMU of the attr.type
+ * it rewrote: perf_init_event() (6.1) offers an event to the PMU of its
+ * new attr.type when event_init returns -ENOENT having changed it. No
+ * exported call lets a PMU create an event on another.
+ */
+#define UNCORE_HAND_ON	(-ENOENT)
 
 #endif /* _UNCORE_PMU_PERF_COMPAT_H */

@@ -76,10 +76,10 @@ static void uncore_unthrottle(struct uncore_box *box)
 
 		if (!(hwc->flags & UNCORE_HWF_THROTTLED))
 			continue;
-		if (hwc->interrupts == UNCORE_THROTTLED) {
+		if (uncore_perf_throttled(hwc)) {
 			if (now - to_uevent(box->events[i])->thr_window < TICK_NSEC)
 				continue;
-			hwc->interrupts = 0;
+			uncore_perf_unthrottle(hwc);
 			if (hwc->state & PERF_HES_STOPPED)
 				uncore_pmu_start(box->events[i], 0);
 		}

@@ -17,7 +17,6 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
-#include <linux/trace_events.h>
 #include <asm/irq_regs.h>
 
 #include "internal.h"
@@ -226,7 +225,7 @@ static void uncore_throttle(struct uncore_box *box, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
-	hwc->interrupts = UNCORE_THROTTLED;
+	uncore_perf_throttle(hwc);
 	/*
 	 * perf's tick may have restarted the event while the driver still
 	 * held it: it is counted in n_throttled once however often it is
@@ -259,19 +258,7 @@ struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
  * Hand perf @n samples of @event, each of @period counts, from @box; the
  * last sample's period ended when the event's count was @end.
  *
- * perf_event_overflow() is not exported to modules (Linux 6.1). The
- * exported way to the same sample output is perf_tp_event(): given a list
- * of events and a count, it feeds each event to perf's software-event
- * overflow code, which adds the count to the event and takes a sample per
- * period elapsed in it. The list holds this event alone, its countdown set
- * so that the count given is exactly one period
- * (perf_swevent_set_period()).
- *
- * A sample with PERF_SAMPLE_READ reads event->count after perf added the
- * period: so the count is set one period short of where that sample's
- * period ended, and put back to what the driver counted afterwards. Until
- * then a read() on another CPU (perf reads an uncore count after the IPI
- * that updated it) may see the value of one of these samples.
+ * The samples reach perf as perf_compat.h's &struct uncore_emitter says.
  *
  * One call per sample: perf's throttle acts from the second sample of a
  * call on, and counts samples since the CPU's last tick, which on a
@@ -284,15 +271,10 @@ struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
 static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 			struct pt_regs *regs, u64 n, u64 period, u64 end)
 {
-	struct hw_perf_event *hwc = &event->hw;
 	struct uncore_event *ue = to_uevent(event);
-	/* The raw record of a tracepoint sample: empty here. */
-	struct trace_entry rec = { };
-	u64 count = local64_read(&event->count);
+	struct uncore_emitter em;
 	u64 at = end - n * period;
 	bool throttle = false;
-	HLIST_HEAD(head);
-	int rctx;
 
 	/*
 	 * Only a pass's time budget bounds what a burst of owed periods costs
@@ -300,8 +282,7 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 	 * off for as long as the periods last.
 	 */
 	WARN_ON_ONCE(!this_cpu_read(uncore_budget.pass));
-	rcu_read_lock();
-	hlist_add_head_rcu(&event->hlist_entry, &head);
+	uncore_emit_begin(&em, event);
 	for (; n && !throttle; n--) {
 		u64 now = local_clock();
 
@@ -314,22 +295,14 @@ static bool uncore_emit(struct uncore_box *box, struct perf_event *event,
 			break;
 		}
 		throttle = uncore_sample_throttles(ue, now);
-		rctx = perf_swevent_get_recursion_context();
-		if (rctx < 0) {
+		if (!uncore_emit_one(&em, event, regs, period, at)) {
 			box->lost += n;
 			break;
 		}
-		local64_set(&hwc->period_left, -(s64)period);
-		hwc->last_period = period;
-		local64_set(&event->count, at);
 		at += period;
-		perf_tp_event(0, period, &rec, sizeof(rec), regs, &head, rctx,
-			      NULL);
 		box->samples++;
 	}
-	hlist_del_init_rcu(&event->hlist_entry);
-	rcu_read_unlock();
-	local64_set(&event->count, count);
+	uncore_emit_end(&em, event);
 	if (throttle)
 		uncore_throttle(box, event);
 	return throttle;

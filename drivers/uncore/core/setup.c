@@ -355,15 +355,13 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 	 * readers, and cpumask_show() takes cpus_read_lock(), which a pending
 	 * hotplug writer holds back: the three would wait in a cycle.
 	 *
-	 * perf frees the pmu's CPU contexts at unregistration, and puts an
-	 * event's context only after its ->destroy(), which is where
-	 * nr_events dropped. The task freeing the last event does no
-	 * voluntary context switch in between: once every task has made
-	 * one, perf holds nothing of this pmu.
+	 * perf frees the pmu's CPU contexts at unregistration: it must hold
+	 * nothing of the pmu's events by then. nr_events dropped in their
+	 * ->destroy(); uncore_wait_events_freed() waits for the rest.
 	 */
 	if (unregister) {
 		if (wait)
-			synchronize_rcu_tasks();
+			uncore_wait_events_freed();
 		perf_pmu_unregister(&upmu->pmu);
 	}
 	mutex_unlock(&uncore_pci_mutex);
