@@ -340,6 +340,7 @@ static const struct uncore_ops bdx_cbox_ops = {
 	.write_counter	= uncore_msr_write_counter,
 	.read_ctl	= uncore_msr_read_ctl,
 	.write_aux	= bdx_cbox_write_aux,
+	UNCORE_MSR_BOX_OPS,
 };
 
 static bool bdx_cbox_present(const struct uncore_type *type, int idx, int pkg)
@@ -450,6 +451,7 @@ static const struct uncore_ops bdx_pcu_ops = {
 	.write_counter	= uncore_msr_write_counter,
 	.read_ctl	= uncore_msr_read_ctl,
 	.write_aux	= bdx_pcu_write_aux,
+	UNCORE_MSR_BOX_OPS,
 };
 
 static u64 bdx_pcu_pmi_mask(int idx)

@@ -211,6 +211,7 @@ static const struct uncore_ops bdx_ha_ops = {
 	.write_counter	= uncore_pci_write_counter,
 	.read_ctl	= uncore_pci_read_ctl,
 	.write_aux	= bdx_ha_write_aux,
+	UNCORE_PCI_BOX_OPS,
 };
 
 const struct uncore_type bdx_ha = {
@@ -397,6 +398,7 @@ static const struct uncore_ops bdx_qpi_ops = {
 	.write_counter	= uncore_pci_write_counter,
 	.read_ctl	= uncore_pci_read_ctl,
 	.write_aux	= bdx_qpi_write_aux,
+	UNCORE_PCI_BOX_OPS,
 };
 
 const struct uncore_type bdx_qpi = {

@@ -267,7 +267,6 @@ bool uncore_pmi_routable(int cpu);
 bool uncore_pmi_reachable(const struct uncore_box *box);
 void uncore_pmi_attach(struct uncore_box *box);
 void uncore_pmi_detach(struct uncore_box *box);
-void uncore_box_reg_write(struct uncore_box *box, u32 off, u64 val);
 void uncore_pkg_pmi_settle(int pkg, int to);
 int uncore_pmi_init(void);
 void uncore_pmi_exit(void);

@@ -45,45 +45,17 @@ bool uncore_pmi_reachable(const struct uncore_box *box)
 	       uncore_pmi_routable(smp_processor_id());
 }
 
+/* The box's overflow status bits, 0 if it has none. */
 static u32 uncore_box_status(struct uncore_box *box)
 {
-	const struct uncore_type *type = box->pmu->type;
-	u64 val = 0;
-	u32 st;
+	const struct uncore_ops *ops = box->pmu->type->ops;
 
-	if (!type->box_status)
-		return 0;
-	if (type->pci) {
-		uncore_pci_read(box, box->pdev, type->box_status, &st);
-		/* Reserved bits set: the function is gone, not overflowing. */
-		if (st == U32_MAX) {
-			uncore_box_fault(box, "config read at", type->box_status);
-			return 0;
-		}
-		return st;
-	}
-	uncore_msr_read(box, type->box_status + box->msr_base, &val);
-	return val;
+	return ops->read_status ? ops->read_status(box) : 0;
 }
 
-/*
- * Write a register of the box at @off in its type's layout: a config
- * offset of a PCI box, an MSR of box 0 of an MSR type.
- */
-void uncore_box_reg_write(struct uncore_box *box, u32 off, u64 val)
-{
-	if (box->pmu->type->pci)
-		uncore_pci_write(box, box->pdev, off, val);
-	else
-		uncore_msr_write(box, off + box->msr_base, val);
-}
-
-/* Acknowledge status bits @st: in their own register, or where they are. */
 static void uncore_box_status_clear(struct uncore_box *box, u32 st)
 {
-	const struct uncore_type *type = box->pmu->type;
-
-	uncore_box_reg_write(box, type->box_ovf_ctl ?: type->box_status, st);
+	box->pmu->type->ops->clear_status(box, st);
 }
 
 /*

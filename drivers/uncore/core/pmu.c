@@ -230,12 +230,10 @@ static bool uncore_in_group(const struct perf_event *event)
 /* Freeze the box, if its type can, until uncore_box_let_run(). */
 static void uncore_box_hold(struct uncore_box *box)
 {
-	const struct uncore_type *type = box->pmu->type;
+	const struct uncore_ops *ops = box->pmu->type->ops;
 
-	if (box->held || box->dead ||
-	    !(type->box_ctl_freeze || type->box_ctl_run))
+	if (box->held || box->dead || !ops->freeze || !ops->freeze(box))
 		return;
-	uncore_box_reg_write(box, type->box_ctl, type->box_ctl_freeze);
 	box->held = true;
 }
 
@@ -245,8 +243,7 @@ void uncore_box_let_run(struct uncore_box *box)
 		return;
 	box->held = false;
 	if (!box->dead)
-		uncore_box_reg_write(box, box->pmu->type->box_ctl,
-				     box->pmu->type->box_ctl_run);
+		box->pmu->type->ops->unfreeze(box);
 }
 
 static void uncore_pmu_disable(struct pmu *pmu)

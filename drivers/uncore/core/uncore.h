@@ -336,6 +336,19 @@ enum {
  *	registers' protocol asks; @regs (bit r: register r) are the ones
  *	whose value changed, which is all of them at box init. Slots are
  *	written in increasing order, all before the counter's enabling write
+ * @read_status: the box's overflow status bits, 0 if it has none or the
+ *	read failed. NULL: the type reports no overflow status (it cannot
+ *	raise a PMI)
+ * @clear_status: acknowledge status bits @st (as @read_status returned)
+ * @freeze: stop every counter of the box at once and change nothing else,
+ *	so that a group starts and stops as one; false if the box cannot be
+ *	frozen on its own (NULL: never)
+ * @unfreeze: end the freeze of @freeze
+ *
+ * Only the ops read the register fields of &struct uncore_type: which
+ * kind of address they are (an MSR, a config-space offset) is theirs to
+ * know. The core calls every op on the box's reading CPU with IRQs off,
+ * but @init_box (see &struct uncore_platform.pkg_init, and PCI probe).
  */
 struct uncore_ops {
 	void (*init_box)(struct uncore_box *box);
@@ -348,6 +361,10 @@ struct uncore_ops {
 			u64 *val);
 	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val,
 			  u32 regs);
+	u32 (*read_status)(struct uncore_box *box);
+	void (*clear_status)(struct uncore_box *box, u32 st);
+	bool (*freeze)(struct uncore_box *box);
+	void (*unfreeze)(struct uncore_box *box);
 };
 
 /**
@@ -423,7 +440,10 @@ struct uncore_format_desc {
  * @config1_mask: attr.config1 bits the format allows
  * @config2_mask: attr.config2 bits the format allows
  * @pci: boxes are PCI functions, added and removed by the platform's PCI
- *	driver; the register fields below are then config-space offsets
+ *	driver (the core registers the pmu with its first box and leaves the
+ *	box alone when it may be going). The register fields below are read
+ *	by the type's @ops alone, as addresses of the kind those ops use:
+ *	MSRs (intel/msr_box.c), config-space offsets (intel/pci_box.c)
  * @box_ctl: MSR of box 0's BOX_CTL (0: none)
  * @box_ctl_init: value that resets the box's controls and counters
  * @box_ctl_freeze: BOX_CTL value that freezes the box's counters and

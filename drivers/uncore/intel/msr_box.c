@@ -141,6 +141,67 @@ void uncore_msr_write_counter(struct uncore_box *box, struct perf_event *event,
 	uncore_msr_write(box, uncore_msr_ctr(box, event->hw.idx), val);
 }
 
+/**
+ * uncore_msr_read_status() - the box's overflow status
+ * @box: the box
+ *
+ * Return: its BOX_STATUS, 0 if the type has none or the read faulted.
+ */
+u32 uncore_msr_read_status(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u64 val = 0;
+
+	if (!type->box_status)
+		return 0;
+	uncore_msr_read(box, type->box_status + box->msr_base, &val);
+	return val;
+}
+
+/**
+ * uncore_msr_clear_status() - acknowledge overflow status bits
+ * @box: the box
+ * @st: the bits
+ *
+ * In their own register where the type has one (NHM-EX's OVF_CTL), else
+ * in BOX_STATUS itself, write 1 to clear (BDX).
+ */
+void uncore_msr_clear_status(struct uncore_box *box, u32 st)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_msr_write(box, (type->box_ovf_ctl ?: type->box_status) +
+			 box->msr_base, st);
+}
+
+/**
+ * uncore_msr_freeze() - freeze the box's counters through BOX_CTL
+ * @box: the box
+ *
+ * Return: false if the type's BOX_CTL has no freeze.
+ */
+bool uncore_msr_freeze(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (!(type->box_ctl_freeze || type->box_ctl_run))
+		return false;
+	uncore_msr_write(box, type->box_ctl + box->msr_base,
+			 type->box_ctl_freeze);
+	return true;
+}
+
+/**
+ * uncore_msr_unfreeze() - end uncore_msr_freeze()
+ * @box: the box
+ */
+void uncore_msr_unfreeze(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_msr_write(box, type->box_ctl + box->msr_base, type->box_ctl_run);
+}
+
 const struct uncore_ops uncore_msr_ops = {
 	.init_box	= uncore_msr_init_box,
 	.enable_event	= uncore_msr_enable_event,
@@ -148,4 +209,5 @@ const struct uncore_ops uncore_msr_ops = {
 	.read_counter	= uncore_msr_read_counter,
 	.write_counter	= uncore_msr_write_counter,
 	.read_ctl	= uncore_msr_read_ctl,
+	UNCORE_MSR_BOX_OPS,
 };

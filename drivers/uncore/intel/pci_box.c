@@ -212,6 +212,68 @@ void uncore_pci_write_counter(struct uncore_box *box, struct perf_event *event,
 	uncore_pci_write(box, box->pdev, off + 4, upper_32_bits(val));
 }
 
+/**
+ * uncore_pci_read_status() - the box's overflow status
+ * @box: the box
+ *
+ * Return: its BOX_STATUS; 0 if the type has none, or if the function
+ * answered all ones (reserved bits set: it is gone, not overflowing).
+ */
+u32 uncore_pci_read_status(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+	u32 st;
+
+	if (!type->box_status)
+		return 0;
+	uncore_pci_read(box, box->pdev, type->box_status, &st);
+	if (st == U32_MAX) {
+		uncore_box_fault(box, "config read at", type->box_status);
+		return 0;
+	}
+	return st;
+}
+
+/**
+ * uncore_pci_clear_status() - acknowledge overflow status bits
+ * @box: the box
+ * @st: the bits, written back to BOX_STATUS (write 1 to clear)
+ */
+void uncore_pci_clear_status(struct uncore_box *box, u32 st)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_pci_write(box, box->pdev, type->box_ovf_ctl ?: type->box_status,
+			 st);
+}
+
+/**
+ * uncore_pci_freeze() - freeze the box's counters through BOX_CTL
+ * @box: the box
+ *
+ * Return: false if the type's BOX_CTL has no freeze.
+ */
+bool uncore_pci_freeze(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	if (!(type->box_ctl_freeze || type->box_ctl_run))
+		return false;
+	uncore_pci_write(box, box->pdev, type->box_ctl, type->box_ctl_freeze);
+	return true;
+}
+
+/**
+ * uncore_pci_unfreeze() - end uncore_pci_freeze()
+ * @box: the box
+ */
+void uncore_pci_unfreeze(struct uncore_box *box)
+{
+	const struct uncore_type *type = box->pmu->type;
+
+	uncore_pci_write(box, box->pdev, type->box_ctl, type->box_ctl_run);
+}
+
 const struct uncore_ops uncore_pci_ops = {
 	.init_box	= uncore_pci_init_box,
 	.enable_event	= uncore_pci_enable_event,
@@ -219,4 +281,5 @@ const struct uncore_ops uncore_pci_ops = {
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
 	.read_ctl	= uncore_pci_read_ctl,
+	UNCORE_PCI_BOX_OPS,
 };

@@ -284,6 +284,7 @@ static void nhmex_init_box(struct uncore_box *box)
 	.write_counter	= uncore_msr_write_counter,			\
 	.read_ctl	= _read_ctl,					\
 	.write_aux	= _write_aux,					\
+	UNCORE_MSR_BOX_OPS,						\
 }
 
 static const struct uncore_ops nhmex_cbox_ops =
