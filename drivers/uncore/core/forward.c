@@ -16,14 +16,22 @@
 
 #include "internal.h"
 
-/*
- * An event of a forwarding type (&struct uncore_type.forward), in process
- * context: validated like any other, placed on its package's reading CPU,
- * rewritten for the PMU that counts it and handed on: -ENOENT with a new
- * attr.type makes perf_init_event() offer it to that type's PMU. Nothing of
- * it stays here (no destroy, no box reference), and that PMU checks nothing
- * of ours, so what this PMU's capabilities would have refused is refused
- * here. Its group is that PMU's to validate, with the event in it.
+/**
+ * uncore_forward_init() - event_init of a forwarding type
+ * @upmu: the pmu the event was opened on
+ * @event: the event
+ *
+ * An event of a forwarding type (&struct uncore_type.forward): validated
+ * like any other, placed on its package's reading CPU, rewritten for the
+ * PMU that counts it and handed on (UNCORE_HAND_ON, perf_compat.h).
+ * Nothing of it stays here (no destroy, no box reference), and that PMU
+ * checks nothing of ours, so what this PMU's capabilities would have
+ * refused is refused here. Its group is that PMU's to validate, with the
+ * event in it.
+ *
+ * Context: process context, from event_init; takes uncore_box_mutex.
+ *
+ * Return: UNCORE_HAND_ON with the event rewritten, or a negative errno.
  */
 int uncore_forward_init(struct uncore_pmu *upmu, struct perf_event *event)
 {
@@ -73,12 +81,18 @@ again:
 	return err ? err : UNCORE_HAND_ON;
 }
 
-/*
- * Reading CPU @from of package @pkg goes offline, @to (or no CPU, -1)
- * takes over. Events forwarded to another PMU on @from stay in its context
- * there: perf turns them off for good as @from goes (perf_event_exit_cpu()),
- * and only that PMU could move them, all of its events with them. Say so,
- * for the users whose counts stop.
+/**
+ * uncore_forwarded_note() - tell the users of forwarded events that a move stops them
+ * @pkg: the package
+ * @from: its reading CPU, going offline
+ * @to: the CPU taking over, -1 for none
+ *
+ * Events forwarded to another PMU on @from stay in its context there: perf
+ * turns them off for good as @from goes (perf_event_exit_cpu()), and only
+ * that PMU could move them, all of its events with them. Say so, for the
+ * users whose counts stop.
+ *
+ * Context: the offline callback of @from (uncore_pkg_move()).
  */
 void uncore_forwarded_note(int pkg, int from, int to)
 {

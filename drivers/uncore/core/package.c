@@ -27,13 +27,21 @@ DECLARE_WAIT_QUEUE_HEAD(uncore_move_wq);
 LIST_HEAD(uncore_opens);
 DEFINE_SPINLOCK(uncore_open_lock);
 
-/*
+/**
+ * uncore_carry() - keep a moving event's counter counting
+ * @box: the event's box
+ * @event: the event, being taken off by perf_pmu_migrate_context()
+ *
  * del() of a move (uncore_pkg_move()): perf takes the event off here and
  * adds it on the new reading CPU a grace period later. Its counter goes on
- * counting meanwhile, its auxiliary fields held, so that add() there reads on
- * from where it was: nothing the box counts in the gap is lost. A counter
- * that could raise a PMI loses ov_en: the PMI stays here until the move
- * ends, and the box's timer samples the event on the new CPU meanwhile.
+ * counting meanwhile, its auxiliary fields held, so that add() there reads
+ * on from where it was: nothing the box counts in the gap is lost. A
+ * counter that could raise a PMI loses ov_en: the PMI stays here until the
+ * move ends, and the box's timer samples the event on the new CPU
+ * meanwhile.
+ *
+ * Context: del() on the old reading CPU, IRQs off.
+ *
  * Return: true if the counter is carried.
  */
 bool uncore_carry(struct uncore_box *box, struct perf_event *event)
@@ -56,7 +64,16 @@ bool uncore_carry(struct uncore_box *box, struct perf_event *event)
 	return true;
 }
 
-/* Let a carried counter go: its event will not be added back to it. */
+/**
+ * uncore_uncarry() - let a carried counter go
+ * @box: the box
+ * @idx: the counter, set in @box->carried
+ *
+ * Its event will not be added back to it: the counter stops and the
+ * event's auxiliary fields are released.
+ *
+ * Context: on the box's (new) reading CPU, IRQs off.
+ */
 void uncore_uncarry(struct uncore_box *box, int idx)
 {
 	struct perf_event *event = box->carried_ev[idx];
@@ -68,7 +85,12 @@ void uncore_uncarry(struct uncore_box *box, int idx)
 	box->carried_ev[idx] = NULL;
 }
 
-/* On the box's reading CPU: @info's counter, if still carried, goes. */
+/**
+ * uncore_drop_carried() - drop an event's carried counter, if it still is
+ * @info: the event (struct perf_event *)
+ *
+ * Context: IPI on the box's reading CPU, from the event's destroy.
+ */
 void uncore_drop_carried(void *info)
 {
 	struct perf_event *event = info;
@@ -79,10 +101,17 @@ void uncore_drop_carried(void *info)
 		uncore_uncarry(box, idx);
 }
 
-/*
+/**
+ * uncore_prune_opens() - forget events that reached their context
+ * @event: an event whose entry goes anyway, or NULL
+ * @cpu: a CPU to ask about, or -1
+ *
  * Drop the uncore_opens entries of events that perf has installed (and
- * @event's, if given). Return: whether an event given @cpu is still on
- * its way there.
+ * @event's, if given).
+ *
+ * Context: any; takes uncore_open_lock.
+ *
+ * Return: whether an event given @cpu is still on its way there.
  */
 bool uncore_prune_opens(struct perf_event *event, int cpu)
 {
@@ -102,7 +131,11 @@ bool uncore_prune_opens(struct perf_event *event, int cpu)
 	return busy;
 }
 
-/*
+/**
+ * uncore_wait_move() - wait for a package's move to end
+ * @event: the event being opened
+ * @pkg: its package
+ *
  * In event_init, before it looks at package @pkg's reading CPU: wait for
  * the package's move (uncore_pkg_move()) to end. A group member does not
  * wait: perf_try_init_event() holds its leader's context mutex around
@@ -110,6 +143,8 @@ bool uncore_prune_opens(struct perf_event *event, int cpu)
  * context of the package on the old CPU, the leader's among them. The two
  * would wait for each other, and every cpus_read_lock() behind the hotplug
  * with them. uncore_move_cpu() gives a member its CPU during a move.
+ *
+ * Context: process context (event_init); sleeps.
  *
  * Return: 0, or -EINTR if the task was killed while it waited.
  */
@@ -123,16 +158,22 @@ int uncore_wait_move(struct perf_event *event, int pkg)
 	return 0;
 }
 
-/*
- * The CPU an event of @box goes to, uncore_open_lock held. Outside a move,
- * the box's reading CPU. During one, only a group member gets here
- * (uncore_wait_move()): its leader's CPU, if the leader is in a context of
- * this pmu; the mutex perf holds keeps the leader there, in the old CPU's
- * context or the new one's. perf refuses a member on any other CPU, and
- * the move takes the member along if it lands on the old CPU
+/**
+ * uncore_move_cpu() - the CPU an event of a box goes to
+ * @box: the box
+ * @event: the event being opened
+ * @pkg: the box's package
+ *
+ * Outside a move, the box's reading CPU. During one, only a group member
+ * gets here (uncore_wait_move()): its leader's CPU, if the leader is in a
+ * context of this pmu; the mutex perf holds keeps the leader there, in the
+ * old CPU's context or the new one's. perf refuses a member on any other
+ * CPU, and the move takes the member along if it lands on the old CPU
  * (uncore_wait_opens(), or perf_pmu_migrate_context() once perf installed
  * it). A leader of another context has no CPU to offer: -EBUSY, for an
  * open that raced a hotplug.
+ *
+ * Context: event_init, uncore_open_lock held.
  *
  * Return: the CPU; -EAGAIN for an event that must wait for the move,
  * -ENODEV if the package has no CPU online, -EBUSY as above.
@@ -351,6 +392,19 @@ struct uncore_box *uncore_pkg_box(const struct uncore_type *type, int idx,
 	return NULL;
 }
 
+/**
+ * uncore_cpu_online() - a CPU came online
+ * @cpu: the CPU
+ *
+ * The first CPU of a package starts reading it (pkg_init, box init, parked
+ * events back); a later one takes over from a reading CPU the package's
+ * PMI cannot reach.
+ *
+ * Context: cpuhp callback (CPUHP_AP_ONLINE_DYN) on @cpu, the hotplug lock
+ * held for writing.
+ *
+ * Return: 0.
+ */
 int uncore_cpu_online(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);
@@ -391,7 +445,19 @@ int uncore_cpu_online(unsigned int cpu)
 	return 0;
 }
 
-/* The next reading CPU: one the PMI can reach if the package has one. */
+/**
+ * uncore_cpu_offline() - a CPU is going offline
+ * @cpu: the CPU
+ *
+ * Events parked on it go elsewhere; if it reads its package, the package
+ * moves to another of its CPUs, one the PMI can reach if it has one, or is
+ * parked; with its last CPU, pkg_exit.
+ *
+ * Context: cpuhp callback (CPUHP_AP_ONLINE_DYN) on @cpu, the hotplug lock
+ * held for writing.
+ *
+ * Return: 0.
+ */
 int uncore_cpu_offline(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);

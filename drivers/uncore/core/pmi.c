@@ -27,17 +27,30 @@
 
 static bool uncore_nmi_registered;
 
-/* Can the platform route its overflow PMI to @cpu? */
+/**
+ * uncore_pmi_routable() - can the platform route its PMI to a CPU
+ * @cpu: the CPU, or -1
+ *
+ * Context: any.
+ *
+ * Return: true if the platform has a PMI and its route() can name @cpu.
+ */
 bool uncore_pmi_routable(int cpu)
 {
 	return uncore_plat->pmi && cpu >= 0 && uncore_plat->pmi->route(cpu);
 }
 
-/*
- * Can @box's sampling events take the PMI path on this CPU, its reading
- * CPU? Only if the box signals overflows, the PMI can reach this CPU, and
- * the package is not in the middle of a move, during which the PMI still
- * goes to the CPU the move started from.
+/**
+ * uncore_pmi_reachable() - can a box's sampling events take the PMI path here
+ * @box: the box, on its reading CPU
+ *
+ * Only if the box signals overflows, the PMI can reach this CPU, and the
+ * package is not in the middle of a move, during which the PMI still goes
+ * to the CPU the move started from.
+ *
+ * Context: the box's reading CPU, IRQs off.
+ *
+ * Return: true if they can.
  */
 bool uncore_pmi_reachable(const struct uncore_box *box)
 {
@@ -266,7 +279,16 @@ static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 	pmi->unfreeze(p->gbox, p->ctl);
 }
 
-/* Sampling event @event joins or leaves its box's PMI duty. */
+/**
+ * uncore_pmi_attach() - a sampling event of a box joins the PMI path
+ * @box: its box
+ *
+ * The package's PMI is routed here first; the box's first such event puts
+ * it on the package's list, its stale status cleared.
+ *
+ * Context: add() or the PMI path's resume, on the box's reading CPU, IRQs
+ * off.
+ */
 void uncore_pmi_attach(struct uncore_box *box)
 {
 	struct uncore_pkg_pmi *p = &uncore_pkgs[box->pkg].pmi;
@@ -286,6 +308,14 @@ void uncore_pmi_attach(struct uncore_box *box)
 	list_add_tail(&box->pmi_node, &p->boxes);
 }
 
+/**
+ * uncore_pmi_detach() - a sampling event of a box leaves the PMI path
+ * @box: its box
+ *
+ * The box leaves the package's list with its last such event.
+ *
+ * Context: del() on the box's reading CPU, IRQs off.
+ */
 void uncore_pmi_detach(struct uncore_box *box)
 {
 	if (!--box->n_pmi)
@@ -362,11 +392,17 @@ static void uncore_pkg_pmi_resume(void *info)
 		uncore_pass_end();
 }
 
-/*
- * The end of a move of package @pkg to @to. The PMI is routed there once,
- * now that no event of the package is left on the old reading CPU; a pass
- * of the handler that the old route queued finishes before the PMI path
- * resumes on @to, so the two never walk the package's boxes at once.
+/**
+ * uncore_pkg_pmi_settle() - the PMI path at the end of a package's move
+ * @pkg: the package
+ * @to: its new reading CPU, -1 for none
+ *
+ * The PMI is routed to @to once, now that no event of the package is left
+ * on the old reading CPU; a pass of the handler that the old route queued
+ * finishes before the PMI path resumes on @to, so the two never walk the
+ * package's boxes at once.
+ *
+ * Context: the hotplug callback that moves the package; IPIs to @to.
  */
 void uncore_pkg_pmi_settle(int pkg, int to)
 {
@@ -381,10 +417,16 @@ void uncore_pkg_pmi_settle(int pkg, int to)
 				 true);
 }
 
-/*
- * Per-package PMI state and the NMI handler, for a platform with a PMI
- * path. The global registers are reached through box 0 of pmi->type,
- * which every package has (the BDX UBox).
+/**
+ * uncore_pmi_init() - set up the PMI path
+ *
+ * Description: Per-package PMI state and the NMI handler, for a platform
+ * with a PMI path. The global registers are reached through box 0 of
+ * pmi->type, which every package has (the BDX UBox).
+ *
+ * Context: module load, process context, after the pmus are allocated.
+ *
+ * Return: 0 or a negative errno.
  */
 int uncore_pmi_init(void)
 {
@@ -421,7 +463,15 @@ static void uncore_pmi_disarm(void *info)
 	uncore_plat->pmi->unfreeze(p->gbox, 0);
 }
 
-/* After the pmus are gone: no event can overflow into a PMI any more. */
+/**
+ * uncore_pmi_exit() - tear the PMI path down
+ *
+ * Description: No package stays frozen or routed, the NMI handler goes,
+ * and every pass queued has finished.
+ *
+ * Context: module unload, process context, after the pmus are gone: no
+ * event can overflow into a PMI any more.
+ */
 void uncore_pmi_exit(void)
 {
 	int pkg;

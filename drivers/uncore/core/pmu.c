@@ -38,6 +38,17 @@ static bool uncore_event_exists(const struct uncore_type *type, u64 config)
 	return true;
 }
 
+/**
+ * uncore_event_update() - add what a counter counted since its last read
+ * @box: the event's box
+ * @event: the event, running
+ *
+ * The delta over the counter's width is added to the event's count and
+ * taken from a sampling event's countdown.
+ *
+ * Context: the box's reading CPU with IRQs off: perf callbacks, the poll
+ * timer, the PMI pass.
+ */
 void uncore_event_update(struct uncore_box *box, struct perf_event *event)
 {
 	const struct uncore_type *type = box->pmu->type;
@@ -117,11 +128,16 @@ static void uncore_aux_write(struct uncore_box *box, u64 dirty)
 	}
 }
 
-/*
- * Reset a box, its auxiliary registers included: their reset values are
- * not documented everywhere (BDX box reset leaves the filters alone), and
- * the core's record of them starts at zero. Once per box, before anyone
- * can add an event to it (the CPU online callback, or PCI probe).
+/**
+ * uncore_box_init() - reset a box and its auxiliary registers
+ * @box: the box
+ *
+ * Their reset values are not documented everywhere (BDX box reset leaves
+ * the filters alone), and the core's record of them starts at zero. Once
+ * per box, before anyone can add an event to it.
+ *
+ * Context: the CPU online callback on a CPU of the box's package, or PCI
+ * probe (process context).
  */
 void uncore_box_init(struct uncore_box *box)
 {
@@ -167,6 +183,16 @@ static bool uncore_get_aux(struct uncore_box *box, struct perf_event *event)
 	return true;
 }
 
+/**
+ * uncore_put_aux() - release what an event held of its box's aux registers
+ * @box: the box
+ * @event: the event
+ *
+ * The registers whose value changes are written, unless the box is dead;
+ * the control bits its alternatives added go.
+ *
+ * Context: the box's reading CPU, IRQs off; takes the box's aux lock.
+ */
 void uncore_put_aux(struct uncore_box *box, struct perf_event *event)
 {
 	const struct uncore_type *type = box->pmu->type;
@@ -237,6 +263,12 @@ static void uncore_box_hold(struct uncore_box *box)
 	box->held = true;
 }
 
+/**
+ * uncore_box_let_run() - end the freeze uncore_box_hold() set
+ * @box: the box
+ *
+ * Context: the box's reading CPU, IRQs off.
+ */
 void uncore_box_let_run(struct uncore_box *box)
 {
 	if (!box->held)
@@ -309,6 +341,17 @@ static void uncore_cancel_txn(struct pmu *pmu)
 		box->txn_flags = 0;
 }
 
+/**
+ * uncore_pmu_start() - perf's start: program and enable an event's counter
+ * @event: the event, stopped
+ * @flags: PERF_EF_*
+ *
+ * A PMI event's counter is preloaded to overflow at the end of its period;
+ * any other reads on from the counter's value (or from where a carried
+ * counter was).
+ *
+ * Context: the box's reading CPU, IRQs off.
+ */
 void uncore_pmu_start(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
@@ -341,6 +384,16 @@ void uncore_pmu_start(struct perf_event *event, int flags)
 	box->pmu->type->ops->enable_event(box, event);
 }
 
+/**
+ * uncore_pmu_stop() - perf's stop: disable an event's counter
+ * @event: the event
+ * @flags: PERF_EF_UPDATE to count what it counted
+ *
+ * A group member taken off between pmu_disable and pmu_enable freezes its
+ * box first, so the group stops as one.
+ *
+ * Context: the box's reading CPU, IRQs off.
+ */
 void uncore_pmu_stop(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
@@ -655,6 +708,12 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 	return 0;
 }
 
+/**
+ * uncore_box_release() - free a box with its last reference
+ * @ref: the box's kref
+ *
+ * Context: any, from kref_put().
+ */
 void uncore_box_release(struct kref *ref)
 {
 	struct uncore_box *box = container_of(ref, struct uncore_box, ref);

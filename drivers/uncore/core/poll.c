@@ -27,10 +27,16 @@ MODULE_PARM_DESC(poll_max_ms,
 /* While a box fails, its timer looks this often for it to answer again. */
 #define UNCORE_FAULT_POLL_NS	(100 * NSEC_PER_MSEC)
 
-/*
- * How often the box's timer runs: often enough that no counter can wrap
- * twice between two reads, every sample tick while it has events that it
- * samples, every tick while the driver holds one of its events throttled.
+/**
+ * uncore_set_poll_period() - how often the box's timer runs
+ * @box: the box
+ *
+ * Often enough that no counter can wrap twice between two reads, every
+ * sample tick while it has events that it samples, every tick while the
+ * driver holds one of its events throttled.
+ *
+ * Context: the box's reading CPU, IRQs off.
+ *
  * Return: true if that is sooner than before.
  */
 bool uncore_set_poll_period(struct uncore_box *box)
@@ -58,7 +64,12 @@ bool uncore_set_poll_period(struct uncore_box *box)
 	return period < old;
 }
 
-/* (Re)start the box's timer, from anywhere but the timer itself. */
+/**
+ * uncore_poll_start() - (re)start the box's timer
+ * @box: the box
+ *
+ * Context: the box's reading CPU, IRQs off; anywhere but the timer itself.
+ */
 void uncore_poll_start(struct uncore_box *box)
 {
 	hrtimer_start(&box->hrtimer, ns_to_ktime(box->poll_ns),
@@ -89,11 +100,15 @@ static void uncore_unthrottle(struct uncore_box *box)
 	}
 }
 
-/*
+/**
+ * uncore_reprogram() - rewrite running controls after a fault
+ * @box: the box
+ *
  * The box answers again after a fault (uncore_box_answered()): its running
  * events' controls are written again, in case an enabling write was lost.
  * The same value again changes nothing for a counter that kept counting.
- * On the reading CPU, IRQs off.
+ *
+ * Context: the box's reading CPU, IRQs off.
  */
 void uncore_reprogram(struct uncore_box *box)
 {
@@ -147,15 +162,20 @@ static bool uncore_check_foreign(struct uncore_box *box,
 	return true;
 }
 
-/*
- * In process context, after uncore_check_foreign() or the removal of the
- * event's box (uncore_box_kill()): off and on again, the event is scheduled
- * anew and uncore_pmu_filter_match() passes it over, so perf keeps it
- * enabled but not running. Its running time stops there, and perf shows it
- * as any event that could not get a counter: scaled with its share of the
- * time, or <not counted>. A group it is in stops with it, as groups do.
- * (A user's disable that lands between the two calls is undone: the event
+/**
+ * uncore_lost_work() - take an event that can count no more off the hardware
+ * @work: the event's &struct uncore_event.lost_work
+ *
+ * After uncore_check_foreign() or the removal of the event's box
+ * (uncore_box_kill()): off and on again, the event is scheduled anew and
+ * uncore_pmu_filter_match() passes it over, so perf keeps it enabled but
+ * not running. Its running time stops there, and perf shows it as any
+ * event that could not get a counter: scaled with its share of the time,
+ * or <not counted>. A group it is in stops with it, as groups do. (A
+ * user's disable that lands between the two calls is undone: the event
  * stays enabled, counting nothing.)
+ *
+ * Context: process context (system_wq).
  */
 void uncore_lost_work(struct work_struct *work)
 {
@@ -166,11 +186,18 @@ void uncore_lost_work(struct work_struct *work)
 	perf_event_enable(event);
 }
 
-/*
- * The box's timer, on its reading CPU: reads every running event, so that
- * none wraps unseen, and samples those of a box that cannot interrupt.
- * Their samples carry the registers the timer interrupted: the IP is
- * whatever the reading CPU was running, not the cause of the events.
+/**
+ * uncore_poll() - the box's timer
+ * @hrtimer: the box's &struct uncore_box.hrtimer
+ *
+ * Reads every running event, so that none wraps unseen, and samples those
+ * of a box that cannot interrupt. Their samples carry the registers the
+ * timer interrupted: the IP is whatever the reading CPU was running, not
+ * the cause of the events.
+ *
+ * Context: hard IRQ on the box's reading CPU (a pinned hard hrtimer).
+ *
+ * Return: HRTIMER_RESTART.
  */
 enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 {

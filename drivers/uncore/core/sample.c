@@ -46,6 +46,15 @@ DEFINE_PER_CPU(struct uncore_cpu_budget, uncore_budget);
  */
 #define UNCORE_BUDGET_MIN_SAMPLES	16
 
+/**
+ * uncore_pass_begin() - a sample pass begins on this CPU
+ *
+ * Description: A pass is one run of the poll timer, of the PMI handler's
+ * irq_work or of the PMI path's resume after a move; its time counts
+ * against the CPU's budget (&struct uncore_cpu_budget).
+ *
+ * Context: IRQs off, on the CPU of the pass.
+ */
 void uncore_pass_begin(void)
 {
 	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
@@ -59,6 +68,11 @@ void uncore_pass_begin(void)
 	b->pass = now;
 }
 
+/**
+ * uncore_pass_end() - the sample pass of uncore_pass_begin() ends
+ *
+ * Context: IRQs off, on the CPU of the pass.
+ */
 void uncore_pass_end(void)
 {
 	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
@@ -71,14 +85,20 @@ void uncore_pass_end(void)
 	b->pass = 0;
 }
 
-/*
- * Has this CPU spent its share of the current window in sample passes? The
- * count throttle (uncore_sample_throttles()) bounds samples per event, but
- * a sample costs far more on a slow or instrumented machine, and many
+/**
+ * uncore_over_budget() - has this CPU spent its share of time in sample passes
+ * @now: local_clock() now
+ *
+ * The count throttle (uncore_sample_throttles()) bounds samples per event,
+ * but a sample costs far more on a slow or instrumented machine, and many
  * events multiply it: only time bounds what is left of the CPU. A pass
  * that outlasts its window is measured on its own. The box timer backs off
  * on this alone; a sample is dropped only if the CPU has also taken
  * UNCORE_BUDGET_MIN_SAMPLES (uncore_drop_sample()).
+ *
+ * Context: IRQs off.
+ *
+ * Return: true if the current window's share is spent.
  */
 bool uncore_over_budget(u64 now)
 {
@@ -105,20 +125,32 @@ static bool uncore_drop_sample(u64 now)
 	return uncore_over_budget(now);
 }
 
-/* Can @event's counter interrupt at all (a fixed counter may not)? */
+/**
+ * uncore_counter_interrupts() - can an event's counter interrupt at all
+ * @event: the event, added
+ *
+ * Context: any.
+ *
+ * Return: false for a fixed counter without ov_en.
+ */
 bool uncore_counter_interrupts(struct perf_event *event)
 {
 	return !is_fixed_event(event) ||
 	       !event_box(event)->pmu->type->ctl->fixed_no_ov;
 }
 
-/*
- * A sampling event takes the PMI path (@pmi) or its box's timer samples
- * it. Without a PMI to unfreeze the package, an ov_en counter's overflow
- * would leave every counter of it frozen, so the control value gets ov_en
- * only on the PMI path. Set at add (uncore_pmi_reachable()); the mode
- * holds until the event's del, but for the change from timer to PMI at the
- * end of a move (uncore_pkg_pmi_resume()).
+/**
+ * uncore_sampling_mode() - put a sampling event on the PMI path or its box's timer
+ * @event: the event
+ * @pmi: the PMI path
+ *
+ * Without a PMI to unfreeze the package, an ov_en counter's overflow would
+ * leave every counter of it frozen, so the control value gets ov_en only
+ * on the PMI path. Set at add (uncore_pmi_reachable()); the mode holds
+ * until the event's del, but for the change from timer to PMI at the end
+ * of a move (uncore_pkg_pmi_resume()).
+ *
+ * Context: the box's reading CPU, IRQs off.
  */
 void uncore_sampling_mode(struct perf_event *event, bool pmi)
 {
@@ -136,28 +168,57 @@ void uncore_sampling_mode(struct perf_event *event, bool pmi)
 	}
 }
 
-/* A sampling event on the PMI path. */
+/**
+ * uncore_pmi_event() - is an event a sampling event on the PMI path
+ * @event: the event
+ *
+ * Context: any.
+ *
+ * Return: true if it is.
+ */
 bool uncore_pmi_event(struct perf_event *event)
 {
 	return is_sampling_event(event) && !(event->hw.flags & UNCORE_HWF_TIMER);
 }
 
-/* A sampling event its box's timer samples. */
+/**
+ * uncore_timer_event() - is an event a sampling event its box's timer samples
+ * @event: the event
+ *
+ * Context: any.
+ *
+ * Return: true if it is.
+ */
 bool uncore_timer_event(struct perf_event *event)
 {
 	return is_sampling_event(event) && (event->hw.flags & UNCORE_HWF_TIMER);
 }
 
+/**
+ * uncore_sample_tick_ns() - the period of the timer that samples
+ *
+ * Context: any.
+ *
+ * Return: sample_tick_us in ns, at least 10 us.
+ */
 u64 uncore_sample_tick_ns(void)
 {
 	return (u64)max(READ_ONCE(sample_tick_us), 10U) * NSEC_PER_USEC;
 }
 
-/*
- * Start a sampling event's countdown: a countdown that ran out while the
- * event was stopped, or that perf's frequency code reset, starts a new
- * period, as on perf's other pmus. Only the box's timer can emit periods
- * owed from before (@carry): those of an event its box's move took off.
+/**
+ * uncore_period_begin() - start a sampling event's countdown
+ * @hwc: the event's hw state
+ * @carry: the box's timer may emit periods owed from before
+ *
+ * A countdown that ran out while the event was stopped, or that perf's
+ * frequency code reset, starts a new period, as on perf's other pmus. Only
+ * the box's timer can emit periods owed from before (@carry): those of an
+ * event its box's move took off.
+ *
+ * Context: the box's reading CPU, IRQs off.
+ *
+ * Return: the counts left in the period.
  */
 s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
 {
@@ -180,7 +241,13 @@ s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
 	return left;
 }
 
-/* Load a PMI event's counter so that it overflows when its period ends. */
+/**
+ * uncore_set_period() - load a PMI event's counter to overflow when its period ends
+ * @box: the box
+ * @event: the event, stopped or frozen
+ *
+ * Context: the box's reading CPU, IRQs off.
+ */
 void uncore_set_period(struct uncore_box *box, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
@@ -192,7 +259,16 @@ void uncore_set_period(struct uncore_box *box, struct perf_event *event)
 	local64_set(&hwc->prev_count, val);
 }
 
-/* Samples an event may take in one tick: perf's max_samples_per_tick. */
+/**
+ * uncore_tick_limit() - samples an event may take in one tick
+ *
+ * Description: perf's max_samples_per_tick, from the max_sample_rate
+ * parameter.
+ *
+ * Context: any.
+ *
+ * Return: at least 1.
+ */
 unsigned int uncore_tick_limit(void)
 {
 	return max(DIV_ROUND_UP(READ_ONCE(uncore_max_sample_rate), HZ), 1U);
@@ -239,10 +315,16 @@ static void uncore_throttle(struct uncore_box *box, struct perf_event *event)
 	uncore_pmu_stop(event, 0);
 }
 
-/*
- * The registers a timer sample reports: those the timer interrupt
- * interrupted, else (not expected: the box's hrtimer is a hard one) the
- * timer callback's own.
+/**
+ * uncore_timer_regs() - the registers a timer sample reports
+ * @caller: storage for the caller's own
+ *
+ * Those the timer interrupt interrupted, else (not expected: the box's
+ * hrtimer is a hard one) the timer callback's own.
+ *
+ * Context: hard IRQ or IPI, IRQs off.
+ *
+ * Return: the registers.
  */
 struct pt_regs *uncore_timer_regs(struct pt_regs *caller)
 {
@@ -347,10 +429,20 @@ static u64 uncore_freq_period(struct perf_event *event, u64 count)
 	return max_t(u64, period, 1);
 }
 
-/*
- * Emit the samples of every period of @event that elapsed by its last
- * update. A throttled event stops (*@running false); perf or the driver
- * restarts it from a later tick. Return: the number of periods elapsed.
+/**
+ * uncore_sample() - emit the samples of every period that elapsed
+ * @box: the box
+ * @event: the event, just updated
+ * @regs: the registers the samples carry
+ * @running: set false if the event was throttled and stopped
+ *
+ * A throttled event stops; perf or the driver restarts it from a later
+ * tick.
+ *
+ * Context: inside a sample pass (uncore_pass_begin()) on the box's reading
+ * CPU, IRQs off.
+ *
+ * Return: the number of periods elapsed.
  */
 u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 		  struct pt_regs *regs, bool *running)
@@ -384,10 +476,17 @@ u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 	return n;
 }
 
-/*
- * A sampling event after an overflow, its counter frozen: count, emit the
- * samples of every period that elapsed (the counter ran on past zero until
- * the freeze took hold), preload the next period.
+/**
+ * uncore_pmi_sample() - a sampling event after its overflow
+ * @p: its package's PMI state
+ * @box: its box
+ * @event: the event, its counter frozen
+ * @regs: the registers the samples carry
+ *
+ * Count, emit the samples of every period that elapsed (the counter ran on
+ * past zero until the freeze took hold), preload the next period.
+ *
+ * Context: the PMI pass, hard IRQ on the box's reading CPU.
  */
 void uncore_pmi_sample(struct uncore_pkg_pmi *p, struct uncore_box *box,
 		       struct perf_event *event, struct pt_regs *regs)

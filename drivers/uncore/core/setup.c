@@ -201,6 +201,15 @@ static void uncore_unregister_all(void)
 	}
 }
 
+/**
+ * uncore_find_pmu() - the pmu of a box index
+ * @type: its type
+ * @idx: the box index
+ *
+ * Context: process context, the pmus stable (load, unload, PCI probe).
+ *
+ * Return: the pmu, NULL if the type has none of that index.
+ */
 struct uncore_pmu *uncore_find_pmu(const struct uncore_type *type, int idx)
 {
 	int i;

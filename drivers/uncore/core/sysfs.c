@@ -29,7 +29,14 @@ module_param(all_aliases, bool, 0444);
 MODULE_PARM_DESC(all_aliases,
 		 "List every manual event under events/ (default); N: only mainline's aliases and clockticks");
 
-/* Does condition @cond of an event table's avail column hold here? */
+/**
+ * uncore_available() - does a condition of the avail column hold
+ * @cond: the condition ("rev_e"), or NULL
+ *
+ * Context: any.
+ *
+ * Return: true if the platform's available() says so, or has none.
+ */
 bool uncore_available(const char *cond)
 {
 	return !cond || !uncore_plat || !uncore_plat->available ||
@@ -121,6 +128,12 @@ const struct attribute_group uncore_pmu_group = {
 	.attrs = uncore_pmu_attrs,
 };
 
+/**
+ * uncore_free_type_sysfs() - free what uncore_alloc_type_sysfs() made
+ * @ts: it, or NULL
+ *
+ * Context: process context.
+ */
 void uncore_free_type_sysfs(struct uncore_type_sysfs *ts)
 {
 	if (!ts)
@@ -193,6 +206,17 @@ static int uncore_fill_events(struct uncore_type_sysfs *ts,
 	return 0;
 }
 
+/**
+ * uncore_alloc_type_sysfs() - build a type's format/ and events/ groups
+ * @type: the type
+ *
+ * Shared by the type's pmus; events/ lists the aliases all_aliases and the
+ * platform's available() allow.
+ *
+ * Context: process context (module load).
+ *
+ * Return: the groups, NULL on allocation failure.
+ */
 struct uncore_type_sysfs *uncore_alloc_type_sysfs(const struct uncore_type *type)
 {
 	const struct uncore_event_desc *ev = type->events;
