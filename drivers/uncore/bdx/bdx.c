@@ -332,17 +332,6 @@ static const struct uncore_aux_slot bdx_cbox_aux[] = {
 		       upper_32_bits(BDX_CBO_F_ALL) } } },
 };
 
-static const struct uncore_ops bdx_cbox_ops = {
-	.init_box	= uncore_msr_init_box,
-	.enable_event	= uncore_msr_enable_event,
-	.disable_event	= uncore_msr_disable_event,
-	.read_counter	= uncore_msr_read_counter,
-	.write_counter	= uncore_msr_write_counter,
-	.read_ctl	= uncore_msr_read_ctl,
-	.write_aux	= bdx_cbox_write_aux,
-	UNCORE_MSR_BOX_OPS,
-};
-
 static bool bdx_cbox_present(const struct uncore_type *type, int idx, int pkg)
 {
 	return pkg < BDX_MAX_PKGS && (bdx_cbo_mask[pkg] & BIT(idx));
@@ -368,7 +357,8 @@ static const struct uncore_type bdx_cbox = {
 	.box_stride	= BDX_CBO_MSR_STRIDE,
 	.num_aux	= ARRAY_SIZE(bdx_cbox_aux),
 	.aux		= bdx_cbox_aux,
-	.ops		= &bdx_cbox_ops,
+	.write_aux	= bdx_cbox_write_aux,
+	.ops		= &uncore_msr_ops,
 	.constraints	= bdx_cbox_constraints,
 	.formats	= bdx_cbox_formats,
 	.events		= bdx_cbox_events,
@@ -443,17 +433,6 @@ static const struct uncore_aux_slot bdx_pcu_aux[] = {
 		     { GENMASK_ULL(23, 16) }, { GENMASK_ULL(31, 24) } } },
 };
 
-static const struct uncore_ops bdx_pcu_ops = {
-	.init_box	= uncore_msr_init_box,
-	.enable_event	= uncore_msr_enable_event,
-	.disable_event	= uncore_msr_disable_event,
-	.read_counter	= uncore_msr_read_counter,
-	.write_counter	= uncore_msr_write_counter,
-	.read_ctl	= uncore_msr_read_ctl,
-	.write_aux	= bdx_pcu_write_aux,
-	UNCORE_MSR_BOX_OPS,
-};
-
 static u64 bdx_pcu_pmi_mask(int idx)
 {
 	return BDX_GSTS_OV_P;
@@ -481,7 +460,8 @@ static const struct uncore_type bdx_pcu = {
 	.pmi_mask	= bdx_pcu_pmi_mask,
 	.num_aux	= ARRAY_SIZE(bdx_pcu_aux),
 	.aux		= bdx_pcu_aux,
-	.ops		= &bdx_pcu_ops,
+	.write_aux	= bdx_pcu_write_aux,
+	.ops		= &uncore_msr_ops,
 	.constraints	= bdx_pcu_constraints,
 	.formats	= bdx_pcu_formats,
 	.events		= bdx_pcu_events,

@@ -203,17 +203,6 @@ static const struct uncore_aux_slot bdx_ha_aux[] = {
 	},
 };
 
-static const struct uncore_ops bdx_ha_ops = {
-	.init_box	= uncore_pci_init_box,
-	.enable_event	= uncore_pci_enable_event,
-	.disable_event	= uncore_pci_disable_event,
-	.read_counter	= uncore_pci_read_counter,
-	.write_counter	= uncore_pci_write_counter,
-	.read_ctl	= uncore_pci_read_ctl,
-	.write_aux	= bdx_ha_write_aux,
-	UNCORE_PCI_BOX_OPS,
-};
-
 const struct uncore_type bdx_ha = {
 	.name		= "ha",
 	.pci		= true,
@@ -235,7 +224,8 @@ const struct uncore_type bdx_ha = {
 	.aux		= bdx_ha_aux,
 	.box_status	= BDX_PCI_BOX_STATUS,
 	.pmi_mask	= bdx_ha_pmi_mask,
-	.ops		= &bdx_ha_ops,
+	.write_aux	= bdx_ha_write_aux,
+	.ops		= &uncore_pci_ops,
 	.constraints	= bdx_ha_constraints,
 	.formats	= bdx_ha_formats,
 	.events		= bdx_ha_events,
@@ -397,7 +387,6 @@ static const struct uncore_ops bdx_qpi_ops = {
 	.read_counter	= uncore_pci_read_counter,
 	.write_counter	= uncore_pci_write_counter,
 	.read_ctl	= uncore_pci_read_ctl,
-	.write_aux	= bdx_qpi_write_aux,
 	UNCORE_PCI_BOX_OPS,
 };
 
@@ -423,6 +412,7 @@ const struct uncore_type bdx_qpi = {
 	.aux		= bdx_qpi_aux,
 	.box_status	= BDX_PCI_BOX_STATUS,
 	.pmi_mask	= bdx_qpi_pmi_mask,
+	.write_aux	= bdx_qpi_write_aux,
 	.ops		= &bdx_qpi_ops,
 	.constraints	= bdx_qpi_constraints,
 	.formats	= bdx_qpi_formats,

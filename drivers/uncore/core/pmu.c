@@ -110,7 +110,7 @@ u64 uncore_event_max_rate(const struct uncore_type *type, u64 config)
 
 /*
  * Write the registers in @dirty (uncore_aux_get()), slot by slot in slot
- * order (struct uncore_ops.write_aux).
+ * order (struct uncore_type.write_aux).
  */
 static void uncore_aux_write(struct uncore_box *box, u64 dirty)
 {
@@ -124,7 +124,7 @@ static void uncore_aux_write(struct uncore_box *box, u64 dirty)
 			   GENMASK(type->aux[s].nregs - 1, 0);
 
 		if (regs)
-			type->ops->write_aux(box, s, box->aux.st.val[s], regs);
+			type->write_aux(box, s, box->aux.st.val[s], regs);
 	}
 }
 

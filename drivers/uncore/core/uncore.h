@@ -83,7 +83,7 @@ struct uncore_ctl_layout {
 
 /**
  * struct uncore_aux_slot - auxiliary registers a box's events share
- * @nregs: registers in the slot, written together by &uncore_ops.write_aux
+ * @nregs: registers in the slot, written together by &uncore_type.write_aux
  * @nfields: fields in the slot
  * @field: each field's bits in each register of the slot
  *
@@ -332,10 +332,6 @@ enum {
  *	user
  * @read_ctl: read a general counter's control register into *@val;
  *	0 or -EIO. NULL: the poll timer cannot check it (@readback)
- * @write_aux: program slot @slot's registers with @val, in the order the
- *	registers' protocol asks; @regs (bit r: register r) are the ones
- *	whose value changed, which is all of them at box init. Slots are
- *	written in increasing order, all before the counter's enabling write
  * @read_status: the box's overflow status bits, 0 if it has none or the
  *	read failed. NULL: the type reports no overflow status (it cannot
  *	raise a PMI)
@@ -359,8 +355,6 @@ struct uncore_ops {
 			      u64 val);
 	int (*read_ctl)(struct uncore_box *box, struct perf_event *event,
 			u64 *val);
-	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val,
-			  u32 regs);
 	u32 (*read_status)(struct uncore_box *box);
 	void (*clear_status)(struct uncore_box *box, u32 st);
 	bool (*freeze)(struct uncore_box *box);
@@ -470,6 +464,11 @@ struct uncore_format_desc {
  * @num_aux: auxiliary-register slots, 0 if the type has none
  * @aux: the slots; the core writes them once with all-zero values after
  *	@ops->init_box
+ * @write_aux: program slot @slot's registers with @val, in the order the
+ *	registers' protocol asks; @regs (bit r: register r) are the ones
+ *	whose value changed, which is all of them at box init. Slots are
+ *	written in increasing order, all before the counter's enabling write.
+ *	On the box's reading CPU, IRQs off (or at PCI probe, for box init)
  * @ops: how to drive it
  * @constraints: counter restrictions, terminated by a zero @counters entry
  * @avail: events that exist only under a condition, or NULL
@@ -519,6 +518,8 @@ struct uncore_type {
 	const u32 *box_offsets;
 	int num_aux;
 	const struct uncore_aux_slot *aux;
+	void (*write_aux)(struct uncore_box *box, int slot, const u64 *val,
+			  u32 regs);
 	const struct uncore_ops *ops;
 	const struct uncore_constraint *constraints;
 	const struct uncore_avail *avail;

@@ -276,20 +276,19 @@ static void nhmex_init_box(struct uncore_box *box)
 }
 
 /* _read_ctl: uncore_msr_read_ctl for the types whose layout has a readback. */
-#define NHMEX_OPS(_write_aux, _read_ctl) {				\
+#define NHMEX_OPS(_read_ctl) {						\
 	.init_box	= nhmex_init_box,				\
 	.enable_event	= uncore_msr_enable_event,			\
 	.disable_event	= uncore_msr_disable_event,			\
 	.read_counter	= uncore_msr_read_counter,			\
 	.write_counter	= uncore_msr_write_counter,			\
 	.read_ctl	= _read_ctl,					\
-	.write_aux	= _write_aux,					\
 	UNCORE_MSR_BOX_OPS,						\
 }
 
-static const struct uncore_ops nhmex_cbox_ops =
-	NHMEX_OPS(NULL, uncore_msr_read_ctl);
-static const struct uncore_ops nhmex_wbox_ops = NHMEX_OPS(NULL, NULL);
+static const struct uncore_ops nhmex_ops = NHMEX_OPS(uncore_msr_read_ctl);
+/* The B-, M- and W-boxes, whose controls the poll timer does not check. */
+static const struct uncore_ops nhmex_noreadback_ops = NHMEX_OPS(NULL);
 
 /* ---- U-box (2.2) -------------------------------------------------------- */
 
@@ -363,7 +362,7 @@ const struct uncore_type nhmex_cbox = {
 	.config_mask	= NHMEX_CTL_COMMON,
 	.box_offsets	= nhmex_cbox_offsets,
 	.pmi_mask	= nhmex_cbox_pmi,
-	.ops		= &nhmex_cbox_ops,
+	.ops		= &nhmex_ops,
 	.constraints	= nhmex_cbox_constraints,
 	.formats	= nhmex_cbox_formats,
 	.events		= nhmex_cbox_events,
@@ -446,9 +445,6 @@ static const struct uncore_aux_slot nhmex_bbox_aux[] = {
 	  .field = { { NHMEX_B_MM_VALID, NHMEX_B_MM_VALID } } },
 };
 
-static const struct uncore_ops nhmex_bbox_ops =
-	NHMEX_OPS(nhmex_bbox_write_aux, NULL);
-
 const struct uncore_type nhmex_bbox = {
 	.name		= "bbox",
 	.num_boxes	= 2,
@@ -472,7 +468,8 @@ const struct uncore_type nhmex_bbox = {
 	.num_aux	= ARRAY_SIZE(nhmex_bbox_aux),
 	.aux		= nhmex_bbox_aux,
 	.pmi_mask	= nhmex_mb_pmi,
-	.ops		= &nhmex_bbox_ops,
+	.write_aux	= nhmex_bbox_write_aux,
+	.ops		= &nhmex_noreadback_ops,
 	.constraints	= nhmex_bbox_constraints,
 	.formats	= nhmex_bbox_formats,
 	.events		= nhmex_bbox_events,
@@ -583,9 +580,6 @@ static const struct uncore_aux_slot nhmex_sbox_aux[] = {
 	  .field = { { NHMEX_S_MM_CFG_EN, ~0ULL, NHMEX_S_MASK_VALID } } },
 };
 
-static const struct uncore_ops nhmex_sbox_ops =
-	NHMEX_OPS(nhmex_sbox_write_aux, uncore_msr_read_ctl);
-
 const struct uncore_type nhmex_sbox = {
 	.name		= "sbox",
 	.num_boxes	= 2,
@@ -609,7 +603,8 @@ const struct uncore_type nhmex_sbox = {
 	.num_aux	= ARRAY_SIZE(nhmex_sbox_aux),
 	.aux		= nhmex_sbox_aux,
 	.pmi_mask	= nhmex_sbox_pmi,
-	.ops		= &nhmex_sbox_ops,
+	.write_aux	= nhmex_sbox_write_aux,
+	.ops		= &nhmex_ops,
 	.constraints	= nhmex_sbox_constraints,
 	.formats	= nhmex_sbox_formats,
 	.events		= nhmex_sbox_events,
@@ -836,9 +831,6 @@ static const struct uncore_aux_slot nhmex_mbox_aux[] = {
 	},
 };
 
-static const struct uncore_ops nhmex_mbox_ops =
-	NHMEX_OPS(nhmex_mbox_write_aux, NULL);
-
 const struct uncore_type nhmex_mbox = {
 	.name		= "mbox",
 	.num_boxes	= 2,
@@ -865,7 +857,8 @@ const struct uncore_type nhmex_mbox = {
 	.num_aux	= ARRAY_SIZE(nhmex_mbox_aux),
 	.aux		= nhmex_mbox_aux,
 	.pmi_mask	= nhmex_mb_pmi,
-	.ops		= &nhmex_mbox_ops,
+	.write_aux	= nhmex_mbox_write_aux,
+	.ops		= &nhmex_noreadback_ops,
 	.constraints	= nhmex_mbox_constraints,
 	.formats	= nhmex_mbox_formats,
 	.events		= nhmex_mbox_events,
@@ -1045,9 +1038,6 @@ static const struct uncore_aux_slot nhmex_rbox_aux[] = {
 	NHMEX_R_XBR_SLOT, NHMEX_R_XBR_SLOT, NHMEX_R_XBR_SLOT, NHMEX_R_XBR_SLOT,
 };
 
-static const struct uncore_ops nhmex_rbox_ops =
-	NHMEX_OPS(nhmex_rbox_write_aux, uncore_msr_read_ctl);
-
 const struct uncore_type nhmex_rbox = {
 	.name		= "rbox",
 	.num_boxes	= 2,
@@ -1072,7 +1062,8 @@ const struct uncore_type nhmex_rbox = {
 	.num_aux	= ARRAY_SIZE(nhmex_rbox_aux),
 	.aux		= nhmex_rbox_aux,
 	.pmi_mask	= nhmex_rbox_pmi,
-	.ops		= &nhmex_rbox_ops,
+	.write_aux	= nhmex_rbox_write_aux,
+	.ops		= &nhmex_ops,
 	.constraints	= nhmex_rbox_constraints,
 	.formats	= nhmex_rbox_formats,
 	.events		= nhmex_rbox_events,
@@ -1108,7 +1099,7 @@ const struct uncore_type nhmex_wbox = {
 	.fixed_ctl	= NHMEX_W_FIXED_CTL,
 	.fixed_ctr	= NHMEX_W_FIXED_CTR,
 	.pmi_mask	= nhmex_wbox_pmi,
-	.ops		= &nhmex_wbox_ops,
+	.ops		= &nhmex_noreadback_ops,
 	.constraints	= nhmex_wbox_constraints,
 	.formats	= nhmex_cbox_formats,
 	.events		= nhmex_wbox_events,
