@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the simulator's AMD K8 performance counters
- * (drivers/sim/k8_regs.c): the MSR map and its faults, reserved bits of
+ * (drivers/sim/k8/k8_regs.c): the MSR map and its faults, reserved bits of
  * PerfEvtSel and PerfCtr, the 48-bit counters and their overflow with and
  * without INT, the per-clock pipeline (CNT_MASK, INV, E), unit-mask
  * matching with E9h's three groups, the node's shared NB slots (last
@@ -11,7 +11,7 @@
  */
 #include <kunit/test.h>
 
-#include "../../drivers/sim/k8_regs.c"
+#include "../../drivers/sim/k8/k8_regs.c"
 
 #define EVTSEL(i)	(0xc0010000 + (i))
 #define PERFCTR(i)	(0xc0010004 + (i))

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the simulator's Xeon 7500 (Nehalem-EX) uncore registers
- * (drivers/sim/nhmex_regs.c): the three-level enable and rst_all, the MSR
- * map (interleaved C-Boxes, R-Box sub-registers), what each box's events
- * match, threshold/invert/edge, the fixed counter's clock, overflow up
+ * (drivers/sim/nhmex/nhmex_regs.c): the three-level enable and rst_all,
+ * the MSR map (interleaved C-Boxes, R-Box sub-registers), what each box's
+ * events match, threshold/invert/edge, the fixed counter's clock, overflow up
  * the summary tree to freeze and PMI, the freeze's skew (pending for
  * freeze_delay_ns of sim time, counting meanwhile), and the PMI taken for
  * delivery and handled as the driver does. MSR numbers are spelled out here
@@ -11,7 +11,7 @@
  */
 #include <kunit/test.h>
 
-#include "../../drivers/sim/nhmex_regs.c"
+#include "../../drivers/sim/nhmex/nhmex_regs.c"
 
 #define U_GCTL		0xc00
 #define U_GSTS		0xc01

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the simulator's 64-bit Xeon MP with L3 registers
- * (drivers/sim/p4mp_regs.c): what counts when, wraps of the 32-bit count
+ * (drivers/sim/p4mp/p4mp_regs.c): what counts when, wraps of the 32-bit count
  * half and of CNTR7, and the rate mode, whose totals are the ground truth
  * of the driver's wrap tests and so must not depend on how sim time is
  * stepped.
  */
 #include <kunit/test.h>
 
-#include "../../drivers/sim/p4mp_regs.c"
+#include "../../drivers/sim/p4mp/p4mp_regs.c"
 
 #define IBUSQ0	0x107cc
 #define EFSB1	0x107d1

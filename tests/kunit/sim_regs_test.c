@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the uncore_sim register model (drivers/sim/bdx_regs.c),
+ * KUnit tests of the uncore_sim register model (drivers/sim/bdx/bdx_*.c),
  * driven through the same MSR entry points the backend uses, with explicit
  * sim times. UCLK is 2 GHz and PCLK 800 MHz, so 1000 ns = 2000 UCLK ticks
  * = 800 PCLK ticks. A freeze on overflow takes effect FREEZE_DELAY ns after
@@ -8,8 +8,11 @@
  */
 #include <kunit/test.h>
 
-#include "../../drivers/sim/bdx_regs.c"
-#include "../../drivers/sim/bdx_pci_regs.c"
+#include "../../drivers/sim/bdx/bdx_box.c"
+#include "../../drivers/sim/bdx/bdx_pkg.c"
+#include "../../drivers/sim/bdx/bdx_msr.c"
+#include "../../drivers/sim/bdx/bdx_pci.c"
+#include "../../drivers/sim/bdx/bdx_event.c"
 /* The driver's pure arithmetic, for the freeze-window test. */
 #include "../../drivers/uncore/core/logic.c"
 

@@ -12,7 +12,7 @@
  * the slot selects (004:38; digest §6, [INF]). A carry out of bit 47 with
  * INT asks for a PMI to that core, which pmi.c delivers as an NMI; there
  * is no overflow status (digest §5). Any other MSR faults (-EIO).
- * The registers are in k8_regs.c; here the locking (pmi.c's package
+ * The registers are in k8_regs.c; here the locking (socket.c's package
  * locks, safe in NMI context), the map from CPUs to cores, the MSR seam,
  * the hooks for PMI delivery and debugfs.
  *

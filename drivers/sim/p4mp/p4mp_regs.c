@@ -14,7 +14,14 @@
 #include "counter.h"
 #include "p4mp.h"
 
-/* Every register 0 and counting nothing, at sim time @now. */
+/**
+ * p4mp_pkg_init() - a package as it comes out of reset
+ * @p: package state
+ * @lat_bit: the bit of CTL6 that enables CNTR7
+ * @now: sim time now
+ *
+ * Every register 0 and counting nothing, at sim time @now.
+ */
 void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit, u64 now)
 {
 	memset(p->reg, 0, sizeof(p->reg));
@@ -29,13 +36,26 @@ void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit, u64 now)
 	p->dropped = 0;
 }
 
-/* The register index of @msr, or -1 if the part has no such MSR. */
+/**
+ * p4mp_index() - which register an MSR is
+ * @msr: the MSR
+ *
+ * Return: the register index of @msr, or -1 if the part has no such MSR.
+ */
 int p4mp_index(u32 msr)
 {
 	return msr >= P4MP_MSR_FIRST && msr < P4MP_MSR_FIRST + P4MP_NR_MSRS ?
 	       msr - P4MP_MSR_FIRST : -1;
 }
 
+/**
+ * p4mp_counting() - does a register count
+ * @p: package state
+ * @i: the register
+ *
+ * Return: true for CNTR7 with its bit of CTL6 set, and for a counter
+ * whose control half (bits 63:32) is not 0.
+ */
 bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i)
 {
 	if (i == P4MP_CNTR7)
@@ -43,7 +63,16 @@ bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i)
 	return i < P4MP_CTL6 && p->reg[i] >> 32;
 }
 
-/* Counts @n occurrences on register @i if it is counting. */
+/**
+ * p4mp_add() - occurrences on a register
+ * @p: package state
+ * @i: the register
+ * @n: occurrences
+ *
+ * Counts @n occurrences on register @i if it is counting.
+ *
+ * Return: true if it was.
+ */
 bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
 {
 	if (!p4mp_counting(p, i))
@@ -54,7 +83,13 @@ bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
 	return true;
 }
 
-/* Brings rate-mode counting up to sim time @now. */
+/**
+ * p4mp_advance() - bring a package up to a sim time
+ * @p: package state
+ * @now: sim time; an earlier one than the package's changes nothing
+ *
+ * Brings rate-mode counting up to sim time @now.
+ */
 void p4mp_advance(struct p4mp_pkg *p, u64 now)
 {
 	u64 dt = now > p->now_ns ? now - p->now_ns : 0;
@@ -75,9 +110,18 @@ void p4mp_advance(struct p4mp_pkg *p, u64 now)
 	}
 }
 
-/*
+/**
+ * p4mp_reg_access() - an MSR read or write
+ * @p: package state
+ * @now: sim time of the access
+ * @msr: the MSR
+ * @val: the value read (0 on a fault), or the value to write
+ * @write: a write
+ *
  * An access at sim time @now: counting up to it goes by the old value,
  * after it by a write's new one. -EIO where the part would #GP.
+ *
+ * Return: 0 or -EIO.
  */
 int p4mp_reg_access(struct p4mp_pkg *p, u64 now, u32 msr, u64 *val,
 		    bool write)

@@ -13,7 +13,7 @@
  * (counting goes on meanwhile, 000:247-251) and a PMI is owed to
  * pmi_core_sel then (without frz_all, at once), which pmi.c delivers as
  * an NMI to those cores. Any other MSR faults (-EIO).
- * The registers are in nhmex_regs.c; here the locking (pmi.c's package
+ * The registers are in nhmex_regs.c; here the locking (socket.c's package
  * locks, safe in NMI context), the MSR seam, the hooks for PMI delivery
  * and debugfs.
  *

@@ -2,8 +2,9 @@
 /*
  * Config-space registers of the BDX uncore PCI PMON boxes: HA, iMC
  * channels, IRP, QPI ports (with their packet match/mask function), R2PCIe
- * and R3QPI links. Like bdx_regs.c a pure model: pci.c decodes bus, device
- * and function and calls in here under the package lock.
+ * and R3QPI links. Like bdx_msr.c a pure model: bdx_pcihost.c decodes bus,
+ * device and function and calls in here under the package lock, in any
+ * context (NMI included); the KUnit suite #includes this file.
  *
  * 48-bit counters are two dwords, the low one at the listed offset and
  * bits 47:32 at offset + 4 (2.2.2 of the project's digest; the manual
@@ -15,6 +16,7 @@
 #include <linux/errno.h>
 
 #include "sim.h"
+#include "bdx.h"
 
 /* The common PMON function layout (Tables 2-68, 2-111, 2-164, 2-215). */
 #define SIM_PCI_CTR0		0xa0
@@ -203,7 +205,7 @@ static void sim_note_split_read(struct sim_pkg *pkg, struct sim_ctr *c)
  * @off: dword-aligned offset
  * @val: value read
  *
- * Return: 0, or -ENOENT if @off is not a PMON register (pci.c then
+ * Return: 0, or -ENOENT if @off is not a PMON register (bdx_pcihost.c then
  * answers from the function's plain config header).
  */
 int sim_pci_reg_read(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
@@ -336,89 +338,6 @@ int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 	return 0;
 }
 
-/* GLOBAL_STATUS bit of a PCI box's group (Table 2-3). */
-unsigned int sim_pci_gsts_bit(const struct sim_box *box)
-{
-	switch (box->type) {
-	case SIM_HA:
-		return SIM_GSTS_OV_H0 + box->idx;
-	case SIM_IMC:
-		return SIM_GSTS_OV_M0 + box->idx / 4;
-	case SIM_QPI:
-		return SIM_GSTS_OV_Q0 + (box->idx == 2);
-	case SIM_R3QPI:
-		return SIM_GSTS_OV_RQ0 + (box->idx == 2);
-	case SIM_R2PCIE:
-		return SIM_GSTS_OV_RP;
-	default:
-		return SIM_GSTS_OV_IRP;
-	}
-}
-
-/*
- * Clock-driven events: HA and IRP CLOCKTICKS (0x00) and R2PCIe/R3QPI
- * CLOCKTICKS (0x01) count UCLK, iMC DCLOCKTICKS (0x00) and the iMC fixed
- * counter DCLK, QPI CLOCKTICKS (0x14) the QPI clock.
- */
-void sim_pci_boxes_advance(struct sim_pkg *pkg, u64 du, u64 dd, u64 dq)
-{
-	unsigned int i;
-
-	for (i = 0; i < SIM_NR_HA; i++)
-		sim_box_clocks(pkg, &pkg->ha[i], SIM_EV_CLOCKTICKS, du);
-	sim_box_clocks(pkg, &pkg->irp, SIM_EV_CLOCKTICKS, du);
-	sim_box_clocks(pkg, &pkg->r2pcie, SIM_EV_R_CLOCKTICKS, du);
-	for (i = 0; i < SIM_NR_R3QPI; i++)
-		sim_box_clocks(pkg, &pkg->r3qpi[i], SIM_EV_R_CLOCKTICKS, du);
-	for (i = 0; i < SIM_NR_QPI; i++)
-		sim_box_clocks(pkg, &pkg->qpi[i], SIM_EV_QPI_CLOCKTICKS, dq);
-	for (i = 0; i < SIM_NR_IMC; i++) {
-		struct sim_box *box = &pkg->imc[i];
-		struct sim_ctr *f = &box->fixed;
-
-		sim_box_clocks(pkg, box, SIM_EV_CLOCKTICKS, dd);
-		if (!box->present || !dd || !(f->ctl & SIM_FIXED_CTL_EN) ||
-		    box->frozen || pkg->global_frozen || !sim_ctr_add(f, dd))
-			continue;
-		sim_ctr_overflow(pkg, box, BIT(4), f->ctl & SIM_FIXED_CTL_OV_EN,
-				 sim_pci_gsts_bit(box));
-	}
-}
-
-/* sim_pkg_next_carry() for the PCI boxes: the clocks of the function above. */
-void sim_pci_boxes_next_carry(const struct sim_pkg *pkg, u64 *at)
-{
-	u64 ut = pkg->uclk_ticks, dt = pkg->dclk_ticks;
-	unsigned int i;
-
-	for (i = 0; i < SIM_NR_HA; i++)
-		sim_box_next_carry(pkg, &pkg->ha[i], SIM_EV_CLOCKTICKS, ut,
-				   pkg->uclk_hz, at);
-	sim_box_next_carry(pkg, &pkg->irp, SIM_EV_CLOCKTICKS, ut, pkg->uclk_hz,
-			   at);
-	sim_box_next_carry(pkg, &pkg->r2pcie, SIM_EV_R_CLOCKTICKS, ut,
-			   pkg->uclk_hz, at);
-	for (i = 0; i < SIM_NR_R3QPI; i++)
-		sim_box_next_carry(pkg, &pkg->r3qpi[i], SIM_EV_R_CLOCKTICKS, ut,
-				   pkg->uclk_hz, at);
-	for (i = 0; i < SIM_NR_QPI; i++)
-		sim_box_next_carry(pkg, &pkg->qpi[i], SIM_EV_QPI_CLOCKTICKS,
-				   pkg->qclk_ticks, pkg->qclk_hz, at);
-	for (i = 0; i < SIM_NR_IMC; i++) {
-		const struct sim_box *box = &pkg->imc[i];
-		const struct sim_ctr *f = &box->fixed;
-
-		sim_box_next_carry(pkg, box, SIM_EV_CLOCKTICKS, dt,
-				   pkg->dclk_hz, at);
-		if (!box->present || box->frozen || (box->status & BIT(4)) ||
-		    (pkg->global_status & BIT_ULL(sim_pci_gsts_bit(box))) ||
-		    (f->ctl & (SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN)) !=
-		    (SIM_FIXED_CTL_EN | SIM_FIXED_CTL_OV_EN))
-			continue;
-		*at = min(*at, sim_carry_ns(f, dt, pkg->dclk_hz));
-	}
-}
-
 /*
  * One QPI match slot (2.9.2.3): the packet triggers it when it equals
  * MATCH in every bit MASK selects. A slot with an all-zero mask is taken
@@ -437,13 +356,20 @@ static bool sim_qpi_slot(const struct sim_box *box, unsigned int base,
 	       !((ev->pkt1 ^ box->filter[base + 1]) & m1);
 }
 
-/*
+/**
+ * sim_pci_match() - does a counter of a PCI box count an occurrence
+ * @box: the PCI box
+ * @c: the counter
+ * @ev: the occurrence, whose ev_sel equals the counter's
+ *
  * Does counter @c of PCI box @box count @ev (whose ev_sel equals the
  * counter's)? QPI event selects include ev_sel_ext; CTO_COUNT counts
  * packets that trigger the match slot of their direction. HA
  * ADDR_OPC_MATCH compares the address and/or the opcode, as the subevent
  * asks; the address compare "ignores the lower 12 bits" (2.5.2.3) although
  * ADDRMATCH0 holds bits 31:6, so bits 11:6 of the register are unused here.
+ *
+ * Return: true if it does.
  */
 bool sim_pci_match(const struct sim_box *box, const struct sim_ctr *c,
 		   const struct sim_event *ev)

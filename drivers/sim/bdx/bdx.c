@@ -3,9 +3,11 @@
  * uncore_sim: the Broadwell-EP/EX model's glue. Its module parameters
  * (what each package is made of), its accessors for the MSR seam, which
  * take the package lock and may run in NMI context, what PMI delivery
- * (pmi.c) asks of the model, and its setup: the register model
- * (bdx_regs.c, bdx_pci_regs.c), PMI delivery, the PCI host bridge (pci.c)
- * and its debugfs files (debugfs.c).
+ * (pmi.c) and the box faults (fault.c) ask of the model, and its setup:
+ * the register model (bdx_pkg.c and the files below it), PMI delivery,
+ * the PCI host bridge (bdx_pcihost.c) and its debugfs files
+ * (bdx_debugfs.c); the audit. Setup and the debugfs hooks run in process
+ * context, the accessors and PMI hooks in any.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +22,7 @@
 #include <asm/intel-family.h>
 
 #include "sim.h"
+#include "bdx.h"
 
 /* Width of GLOBAL_CTL.pmi_core_sel (Table 2-2). */
 #define SIM_BDX_PMI_CORES	18
@@ -84,6 +87,9 @@ module_param_array(nodeid, int, &nodeid_n, 0444);
 MODULE_PARM_DESC(nodeid,
 		 "Node ID of each package, 0-7 (default: reversed order)");
 
+/* sim_pkg_next_carry() as last asked, per package; U64_MAX for none. */
+static u64 sim_bdx_carry_at[SIM_MAX_PKGS];
+
 /* Accesses address the package of the calling CPU (msr_backend.h). */
 static struct sim_socket *sim_this_socket(void)
 {
@@ -112,9 +118,9 @@ static int sim_bdx_access(u32 msr, u64 *val, bool write)
 	now = sim_clock_now();
 	sim_lock(s, &flags);
 	if (write)
-		ret = sim_msr_write(&s->pkg, now, msr, *val);
+		ret = sim_msr_write(sim_bdx_pkg(s), now, msr, *val);
 	else
-		ret = sim_msr_read(&s->pkg, now, msr, val);
+		ret = sim_msr_read(sim_bdx_pkg(s), now, msr, val);
 	sim_unlock(s, flags);
 	return ret;
 }
@@ -122,7 +128,7 @@ static int sim_bdx_access(u32 msr, u64 *val, bool write)
 /* Tests may change the parameter at run time: taken at every lock. */
 static void sim_bdx_locked(struct sim_socket *s)
 {
-	s->pkg.freeze_delay_ns = READ_ONCE(freeze_delay_ns);
+	sim_bdx_pkg(s)->freeze_delay_ns = READ_ONCE(freeze_delay_ns);
 }
 
 /*
@@ -131,7 +137,7 @@ static void sim_bdx_locked(struct sim_socket *s)
  */
 static bool sim_bdx_pmi_wanted(const struct sim_socket *s)
 {
-	const struct sim_pkg *pkg = &s->pkg;
+	const struct sim_pkg *pkg = sim_bdx_pkg(s);
 
 	return pkg->freeze_pending || pkg->pmi_pending || pkg->carry_check;
 }
@@ -145,22 +151,23 @@ static bool sim_bdx_pmi_wanted(const struct sim_socket *s)
  */
 static u64 sim_bdx_pmi_due(struct sim_socket *s, u64 now)
 {
-	struct sim_pkg *pkg = &s->pkg;
+	struct sim_pkg *pkg = sim_bdx_pkg(s);
+	u64 *carry_at = &sim_bdx_carry_at[s->id];
 
 	if (pkg->carry_check) {
 		pkg->carry_check = false;
 		sim_pkg_advance(pkg, now);
-		s->carry_at = sim_clock_frozen() ? U64_MAX :
-			      sim_pkg_next_carry(pkg);
+		*carry_at = sim_clock_frozen() ? U64_MAX :
+			    sim_pkg_next_carry(pkg);
 	}
 	if (pkg->freeze_pending)
 		return sim_clock_frozen() ? now : pkg->freeze_at;
 	if (pkg->pmi_pending)
 		return now;
-	if (s->carry_at == U64_MAX)
+	if (*carry_at == U64_MAX)
 		return U64_MAX;
 	/* At least 1 us: a carry found already past is a model bug. */
-	return max(s->carry_at, now + SIM_CARRY_MIN_NS);
+	return max(*carry_at, now + SIM_CARRY_MIN_NS);
 }
 
 /*
@@ -172,7 +179,7 @@ static u64 sim_bdx_pmi_due(struct sim_socket *s, u64 now)
 static bool sim_bdx_pmi_take(struct sim_socket *s, u64 now, u32 *cores,
 			     bool *wake)
 {
-	struct sim_pkg *pkg = &s->pkg;
+	struct sim_pkg *pkg = sim_bdx_pkg(s);
 	bool pmi = false;
 
 	if (pkg->pmi_pending || (pkg->freeze_pending &&
@@ -192,7 +199,7 @@ static void sim_bdx_clock_moved(void)
 
 	for (p = 0; p < sim_nr_pkgs; p++) {
 		sim_lock(&sim_sockets[p], &flags);
-		sim_sockets[p].pkg.carry_check = true;
+		sim_bdx_pkgs[p].carry_check = true;
 		sim_unlock(&sim_sockets[p], flags);
 	}
 }
@@ -238,8 +245,8 @@ static int sim_bdx_init(u64 now)
 			.dclk_hz = (u64)dclk_khz * 1000,
 		};
 
-		sim_pkg_init(&sim_sockets[p].pkg, p, &cfg, now);
-		sim_sockets[p].carry_at = U64_MAX;
+		sim_pkg_init(&sim_bdx_pkgs[p], p, &cfg, now);
+		sim_bdx_carry_at[p] = U64_MAX;
 	}
 
 	ret = sim_pmi_init();
@@ -267,6 +274,44 @@ static bool sim_bdx_match(void)
 	       boot_cpu_data.x86 == 6 &&
 	       boot_cpu_data.x86_model == INTEL_FAM6_BROADWELL_X;
 }
+
+/* ---- faults that name a box ("gone", "stop"; fault.c) -------------------- */
+
+static const char *sim_bdx_box_name(unsigned int type)
+{
+	return sim_box_name(type);
+}
+
+static int sim_bdx_box_count(unsigned int type)
+{
+	return sim_box_count(type);
+}
+
+static bool sim_bdx_box_is_pci(unsigned int type)
+{
+	return sim_box_is_pci(type);
+}
+
+/* &sim_box_faults.stop: the box's flag, under its package's lock. */
+static void sim_bdx_box_stop(struct sim_socket *s, unsigned int type,
+			     unsigned int idx, bool on)
+{
+	struct sim_box *box;
+
+	/* Counts up to now were made with the old setting. */
+	sim_pkg_advance(sim_bdx_pkg(s), sim_clock_now());
+	box = sim_pkg_box(sim_bdx_pkg(s), type, idx);
+	if (box)
+		box->stopped = on;
+}
+
+static const struct sim_box_faults sim_bdx_box_faults = {
+	.nr_types	= SIM_NR_BOX_TYPES,
+	.name		= sim_bdx_box_name,
+	.count		= sim_bdx_box_count,
+	.is_pci		= sim_bdx_box_is_pci,
+	.stop		= sim_bdx_box_stop,
+};
 
 /* ---- audit: what the driver left behind ---------------------------------- */
 
@@ -423,4 +468,5 @@ const struct sim_model sim_bdx_model = {
 	.pmi_due	= sim_bdx_pmi_due,
 	.pmi_take	= sim_bdx_pmi_take,
 	.audit		= sim_bdx_audit,
+	.box_faults	= &sim_bdx_box_faults,
 };

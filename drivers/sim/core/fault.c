@@ -6,7 +6,8 @@
  * ones (a device gone from under the driver), a box whose counters stop
  * (a flag of the box in the model, set and cleared under its lock),
  * and an unrelated NMI at a chosen register access, e.g. in the middle of
- * the driver's overflow sequence.
+ * the driver's overflow sequence. Boxes are the model's: it names them,
+ * and stops them, through &sim_model.box_faults.
  *
  * Rules are set from process context (debugfs) and looked at from any
  * context the driver reaches the simulator in, NMI included: a rule is
@@ -108,12 +109,16 @@ bool sim_fault_msr(int pkg, u32 msr, bool write)
 /**
  * sim_fault_pci_gone() - is a PCI box's function gone?
  * @pkg: package
- * @box: the box the function belongs to
+ * @type: the kind of the box the function belongs to (&sim_box_faults)
+ * @idx: the box's instance
+ *
+ * Called by the model's PCI config accessors, in any context (NMI
+ * included).
  *
  * Return: true if its config reads are to return all ones and its writes
  * to go nowhere.
  */
-bool sim_fault_pci_gone(int pkg, const struct sim_box *box)
+bool sim_fault_pci_gone(int pkg, unsigned int type, unsigned int idx)
 {
 	int i;
 
@@ -121,7 +126,7 @@ bool sim_fault_pci_gone(int pkg, const struct sim_box *box)
 		struct sim_fault *f = &sim_faults[i];
 
 		if (sim_fault_on(f, SIM_FAULT_GONE, pkg) &&
-		    f->box_type == box->type && f->idx == box->idx) {
+		    f->box_type == type && f->idx == idx) {
 			atomic64_inc(&f->hits);
 			return true;
 		}
@@ -133,15 +138,10 @@ bool sim_fault_pci_gone(int pkg, const struct sim_box *box)
 static void sim_fault_stop(const struct sim_fault *f, bool on)
 {
 	struct sim_socket *s = &sim_sockets[f->pkg];
-	struct sim_box *box;
 	unsigned long flags;
 
 	sim_lock(s, &flags);
-	/* Counts up to now were made with the old setting. */
-	sim_pkg_advance(&s->pkg, sim_clock_now());
-	box = sim_pkg_box(&s->pkg, f->box_type, f->idx);
-	if (box)
-		box->stopped = on;
+	sim_model->box_faults->stop(s, f->box_type, f->idx, on);
 	sim_unlock(s, flags);
 }
 
@@ -157,12 +157,14 @@ static int sim_fault_u32(const char *s, const char *key, u32 max, u32 *val)
 	return 0;
 }
 
+/* A box kind by name: the model's (&sim_model.box_faults), if it has any. */
 static int sim_fault_box(const char *name, struct sim_fault *f)
 {
-	int t;
+	const struct sim_box_faults *bf = sim_model->box_faults;
+	unsigned int t;
 
-	for (t = 0; t < SIM_NR_BOX_TYPES; t++) {
-		if (!strcmp(name, sim_box_name(t))) {
+	for (t = 0; bf && t < bf->nr_types; t++) {
+		if (!strcmp(name, bf->name(t))) {
 			f->box_type = t;
 			return 0;
 		}
@@ -246,11 +248,12 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 		/* Only a model that raises NMIs has the handler claiming them. */
 		return has_msr && sim_model->pmi_take ? 0 : -EINVAL;
 	default:
-		/* Boxes by name: the Broadwell model's. */
-		if (!has_box || strcmp(sim_model->part, "bdx") ||
-		    f->idx >= sim_box_count(f->box_type))
+		/* Boxes by name: a model's with box faults (sim_fault_box()). */
+		if (!has_box ||
+		    f->idx >= sim_model->box_faults->count(f->box_type))
 			return -EINVAL;
-		if (k == SIM_FAULT_GONE && !sim_box_is_pci(f->box_type))
+		if (k == SIM_FAULT_GONE &&
+		    !sim_model->box_faults->is_pci(f->box_type))
 			return -EINVAL;
 		return 0;
 	}
@@ -322,7 +325,8 @@ static int sim_fault_show(struct seq_file *m, void *v)
 			continue;
 		seq_printf(m, "%s pkg=%u", sim_fault_names[f->kind], f->pkg);
 		if (f->kind == SIM_FAULT_GONE || f->kind == SIM_FAULT_STOP)
-			seq_printf(m, " box=%s idx=%u", sim_box_name(f->box_type),
+			seq_printf(m, " box=%s idx=%u",
+				   sim_model->box_faults->name(f->box_type),
 				   f->idx);
 		else
 			seq_printf(m, " msr=0x%x-0x%x", f->lo, f->hi);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel side of PMIs, for every model that has them: package locking
- * that is safe against NMIs, the timer that brings a package to the time
- * something is due (a pending freeze, a clock-driven carry, an owed PMI),
- * and delivery of the PMI as a real NMI.
+ * The kernel side of PMIs, for every model that has them: the setup of
+ * the packages' locks (safe against NMIs, socket.c), the timer that brings
+ * a package to the time something is due (a pending freeze, a clock-driven
+ * carry, an owed PMI), and delivery of the PMI as a real NMI.
  *
  * A register model only records what is due: a freeze pending and when it
  * takes effect, or a PMI owed. What that means for the package is the
@@ -28,7 +28,6 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/delay.h>
-#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
@@ -56,7 +55,6 @@
  * @nmi_seen: of those, the ones sim_nmi_handler() claimed or gave up
  * @foreign_sent: NMIs sim_foreign_nmi() raised on this CPU
  * @foreign_seen: of those, the ones sim_nmi_handler() claimed
- * @in_lock: the CPU is inside, or spinning for, a package lock
  */
 struct sim_pmi_cpu {
 	call_single_data_t csd;
@@ -66,14 +64,11 @@ struct sim_pmi_cpu {
 	atomic_t nmi_seen;
 	atomic_t foreign_sent;
 	atomic_t foreign_seen;
-	bool in_lock;
 };
 
 static DEFINE_PER_CPU(struct sim_pmi_cpu, sim_pmi_cpus);
 /* sim_pmi_ipi() calls queued and not finished; unload waits for them. */
 static atomic_t sim_pmi_inflight = ATOMIC_INIT(0);
-/* Set on unload: no more kicks, no more timers. */
-static bool sim_pmi_stopping;
 
 /* The package of the calling CPU, NULL if the simulator has none. */
 static struct sim_socket *sim_cpu_socket(void)
@@ -81,80 +76,6 @@ static struct sim_socket *sim_cpu_socket(void)
 	unsigned int p = topology_physical_package_id(smp_processor_id());
 
 	return p < sim_nr_pkgs ? &sim_sockets[p] : NULL;
-}
-
-/**
- * sim_nmi_busy() - is this an NMI that interrupted a simulator lock holder
- * @s: the package about to be locked
- *
- * An NMI that interrupted its own CPU inside (or spinning for) a package
- * lock, e.g. a backtrace NMI, must not take a package lock: it would wait
- * for itself. Accessors reachable from NMI context (the MSR backend, the
- * PCI config accessors) ask this first and answer -EBUSY without touching
- * the model. Outside NMI context the answer is always false (a lock
- * holder has IRQs off, so only an NMI can interrupt it).
- *
- * Return: true, counted in @s's nmi_busy, if the caller must not lock.
- */
-bool sim_nmi_busy(struct sim_socket *s)
-{
-	if (!in_nmi() || !this_cpu_read(sim_pmi_cpus.in_lock))
-		return false;
-	atomic64_inc(&s->nmi_busy);
-	return true;
-}
-
-/**
- * sim_lock() - take a package's lock, IRQs off
- * @s: the package
- * @flags: saved IRQ state for sim_unlock()
- *
- * In NMI context the lock is taken by spinning on trylock: lockdep
- * reports any other acquisition in NMI of a lock also used outside NMI.
- * It is safe here: the lock is only ever held with IRQs off, briefly and
- * never while waiting for another CPU, and sim_nmi_busy() keeps an NMI
- * from waiting for its own CPU.
- */
-void sim_lock(struct sim_socket *s, unsigned long *flags)
-	__acquires(&s->lock)
-{
-	local_irq_save(*flags);
-	this_cpu_write(sim_pmi_cpus.in_lock, true);
-	if (in_nmi()) {
-		while (!raw_spin_trylock(&s->lock))
-			cpu_relax();
-	} else {
-		raw_spin_lock(&s->lock);
-	}
-	if (sim_model->locked)
-		sim_model->locked(s);
-}
-
-static void sim_unlock_kick(struct sim_socket *s, unsigned long flags,
-			    bool kick)
-	__releases(&s->lock)
-{
-	if (kick && !READ_ONCE(sim_pmi_stopping) && sim_model->pmi_wanted(s))
-		irq_work_queue(&s->pmi_work);
-	raw_spin_unlock(&s->lock);
-	this_cpu_write(sim_pmi_cpus.in_lock, false);
-	local_irq_restore(flags);
-}
-
-/**
- * sim_unlock() - release a package's lock taken by sim_lock()
- * @s: the package
- * @flags: IRQ state sim_lock() saved
- *
- * If the model says the package needs it (a freeze pending, a PMI owed,
- * a write that may have moved the next carry of a clock-driven counter),
- * its irq_work is queued (again): it (re)arms the timer as sim time now
- * stands.
- */
-void sim_unlock(struct sim_socket *s, unsigned long flags)
-	__releases(&s->lock)
-{
-	sim_unlock_kick(s, flags, true);
 }
 
 /*
@@ -397,10 +318,12 @@ int sim_pmi_init(void)
 				    SIM_NMI_NAME);
 }
 
-/*
- * Nothing may kick, arm or deliver any more once this returns. The NMI
- * handler goes last: NMIs raised by IPI functions still running must find
- * it.
+/**
+ * sim_pmi_exit() - stop every package's PMI machinery
+ *
+ * Context: from &sim_model.exit of the model in sim_model. Nothing may
+ * kick, arm or deliver any more once this returns. The NMI handler goes
+ * last: NMIs raised by IPI functions still running must find it.
  */
 void sim_pmi_exit(void)
 {

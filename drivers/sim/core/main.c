@@ -2,20 +2,21 @@
 /*
  * uncore_sim: simulated uncore performance counters for uncore_pmu.ko.
  *
- * The part-independent core: sim time, the packages, and the MSR seam
- * (uncore_sim_msr_backend), which it hands to the model of the part the
- * guest's CPUID says it is (struct sim_model). Test hooks are in debugfs;
- * see Documentation/simulator.rst.
+ * Load and unload, in process context, and the MSR seam
+ * (uncore_sim_msr_backend), called in any context the driver is in (NMI
+ * included), which it hands to the model of the part the guest's CPUID
+ * says it is (struct sim_model). The rest of the part-independent core is
+ * beside it: sim time (clock.c), the packages and their lock (socket.c),
+ * PMI delivery (pmi.c), faults (fault.c) and debugfs (debugfs.c, util.c).
+ * Test hooks are in debugfs; see Documentation/simulator.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
-#include <linux/bitops.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/smp.h>
-#include <linux/timekeeping.h>
+#include <linux/string.h>
 #include <linux/topology.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
@@ -24,18 +25,12 @@
 
 #include "sim.h"
 
-struct sim_socket sim_sockets[SIM_MAX_PKGS];
-unsigned int sim_nr_pkgs;
-
 static const struct sim_model * const sim_models[] = {
 	&sim_bdx_model,
 	&sim_p4mp_model,
 	&sim_nhmex_model,
 	&sim_k8_model,
 };
-
-/* The model this CPU chose; set once at load. */
-const struct sim_model *sim_model;
 
 /* For the driver's own check that it is not handed another part's model. */
 static char *part;
@@ -54,88 +49,6 @@ module_param(on_bare_metal, bool, 0444);
 MODULE_PARM_DESC(on_bare_metal, "Load without CPUID's hypervisor bit: on a real CPU the driver then counts simulated registers, not the part's");
 
 /*
- * Sim time is CLOCK_MONOTONIC plus an offset, or a frozen value. The fast
- * accessor is used because MSR accesses may come from NMI context. Writers
- * are serialised by sim_clock_mutex; readers are lockless: run() publishes
- * the offset before clearing the frozen value.
- */
-#define SIM_CLOCK_RUNNING	U64_MAX
-
-static DEFINE_MUTEX(sim_clock_mutex);
-static u64 sim_clock_frozen_ns = SIM_CLOCK_RUNNING;
-static u64 sim_clock_offset_ns;
-/* Time added by accesses themselves (sim_clock_tick()), in any state. */
-static atomic64_t sim_clock_ticked_ns = ATOMIC64_INIT(0);
-
-static u64 sim_clock_base(void)
-{
-	u64 frozen = READ_ONCE(sim_clock_frozen_ns);
-
-	smp_rmb();	/* pairs with smp_wmb() in sim_clock_run() */
-	if (frozen != SIM_CLOCK_RUNNING)
-		return frozen;
-	return ktime_get_mono_fast_ns() + READ_ONCE(sim_clock_offset_ns);
-}
-
-u64 sim_clock_now(void)
-{
-	return sim_clock_base() + atomic64_read(&sim_clock_ticked_ns);
-}
-
-/* Lockless, for config accessors: moves sim time forward by @ns. */
-void sim_clock_tick(u64 ns)
-{
-	if (sim_clock_now() + ns <= SIM_TIME_MAX_NS)
-		atomic64_add(ns, &sim_clock_ticked_ns);
-}
-
-bool sim_clock_frozen(void)
-{
-	return READ_ONCE(sim_clock_frozen_ns) != SIM_CLOCK_RUNNING;
-}
-
-void sim_clock_freeze(void)
-{
-	mutex_lock(&sim_clock_mutex);
-	if (!sim_clock_frozen())
-		WRITE_ONCE(sim_clock_frozen_ns, sim_clock_base());
-	mutex_unlock(&sim_clock_mutex);
-}
-
-void sim_clock_run(void)
-{
-	u64 frozen;
-
-	mutex_lock(&sim_clock_mutex);
-	frozen = READ_ONCE(sim_clock_frozen_ns);
-	if (frozen != SIM_CLOCK_RUNNING) {
-		WRITE_ONCE(sim_clock_offset_ns,
-			   frozen - ktime_get_mono_fast_ns());
-		smp_wmb();	/* offset before the running state */
-		WRITE_ONCE(sim_clock_frozen_ns, SIM_CLOCK_RUNNING);
-	}
-	mutex_unlock(&sim_clock_mutex);
-}
-
-/* Moves sim time forward by @ns; -ERANGE beyond SIM_TIME_MAX_NS. */
-int sim_clock_advance(u64 ns)
-{
-	int ret = 0;
-	u64 now;
-
-	mutex_lock(&sim_clock_mutex);
-	now = sim_clock_now();
-	if (ns > SIM_TIME_MAX_NS || now + ns > SIM_TIME_MAX_NS)
-		ret = -ERANGE;
-	else if (sim_clock_frozen())
-		WRITE_ONCE(sim_clock_frozen_ns, sim_clock_base() + ns);
-	else
-		WRITE_ONCE(sim_clock_offset_ns, sim_clock_offset_ns + ns);
-	mutex_unlock(&sim_clock_mutex);
-	return ret;
-}
-
-/*
  * The sockets the machine has: those of its present CPUs. Not
  * topology_max_packages(), which with slots for hot-pluggable CPUs (the test
  * guests' sparse core IDs) is the possible CPUs over the cores of the boot
@@ -149,14 +62,6 @@ static unsigned int sim_count_pkgs(void)
 	for_each_present_cpu(cpu)
 		n = max(n, topology_logical_package_id(cpu) + 1);
 	return n;
-}
-
-/* The package of the calling CPU, or -1 (msr_backend.h: accesses go there). */
-int sim_this_pkg(void)
-{
-	unsigned int pkg = topology_physical_package_id(smp_processor_id());
-
-	return pkg < sim_nr_pkgs ? pkg : -1;
 }
 
 /* The fault rules (fault.c) come first: a #GP leaves the model untouched. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PCI side of the simulator: one root bus per package on a host bridge
- * of our own, carrying the functions the driver uses to discover the uncore
+ * The PCI side of the Broadwell model: one root bus per package on a host
+ * bridge of our own, carrying the functions the driver uses to discover the uncore
  * (1.6: the UBox node-ID function, PCU.3 with CAPID4/CAPID5) and the PCI
  * PMON boxes at the manual's device/function numbers and IDs (Table 1-3):
  * HA, iMC channels, IRP, QPI ports and their match/mask functions, R2PCIe
@@ -9,7 +9,10 @@
  *
  * The devices are real struct pci_dev, reached through the ordinary config
  * accessors, so the driver finds them exactly as on hardware: by device ID
- * and by bus number, never by assuming bus order.
+ * and by bus number, never by assuming bus order. The accessors run in any
+ * context the driver's config accesses do (NMI included) and take the
+ * package lock to reach the register model (bdx_pci.c); the bridge is
+ * added at load and removed at unload, in process context.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +26,7 @@
 #include <asm/unaligned.h>
 
 #include "sim.h"
+#include "bdx.h"
 
 /* Segments >= 0x10000 cannot clash with ACPI (MCFG segments are 16-bit). */
 #define SIM_PCI_DOMAIN_MIN	0x10000
@@ -115,26 +119,6 @@ struct sim_pci_host {
 };
 
 static struct sim_pci_host *sim_pci_hosts[SIM_MAX_PKGS];
-/* Sim nanoseconds each counter read takes (debugfs "clock"). */
-static u64 sim_pci_tick_ns;
-
-/**
- * sim_pci_set_tick() - let each read of a PCI counter dword advance sim time
- * @ns: nanoseconds per read, 0 to stop
- *
- * With the sim clock frozen this makes the time between a driver's
- * accesses, and so a carry between the two halves of a counter read,
- * exactly reproducible.
- */
-void sim_pci_set_tick(u64 ns)
-{
-	WRITE_ONCE(sim_pci_tick_ns, ns);
-}
-
-u64 sim_pci_get_tick(void)
-{
-	return READ_ONCE(sim_pci_tick_ns);
-}
 
 static struct sim_pci_host *sim_pci_host(struct pci_bus *bus)
 {
@@ -172,11 +156,20 @@ static int sim_pci_model(struct sim_pci_host *host, struct sim_pci_fn *fn,
 		sim_clock_tick(tick);
 	now = sim_clock_now();
 	if (write)
-		ret = sim_pci_reg_write(&s->pkg, now, fn->box, fn->fn, off, *val);
+		ret = sim_pci_reg_write(sim_bdx_pkg(s), now, fn->box, fn->fn,
+					off, *val);
 	else
-		ret = sim_pci_reg_read(&s->pkg, now, fn->box, fn->fn, off, val);
+		ret = sim_pci_reg_read(sim_bdx_pkg(s), now, fn->box, fn->fn,
+				       off, val);
 	sim_unlock(s, flags);
 	return ret;
+}
+
+/* A "gone" fault (fault.c) on the box behind @fn, if there is one. */
+static bool sim_pci_gone(struct pci_bus *bus, const struct sim_pci_fn *fn)
+{
+	return fn->box && sim_fault_pci_gone(sim_pci_host(bus)->pkg,
+					     fn->box->type, fn->box->idx);
 }
 
 static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
@@ -192,7 +185,7 @@ static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
 	/* A function gone from under the driver answers all ones. */
-	if (fn->box && sim_fault_pci_gone(sim_pci_host(bus)->pkg, fn->box)) {
+	if (sim_pci_gone(bus, fn)) {
 		PCI_SET_ERROR_RESPONSE(val);
 		return PCIBIOS_SUCCESSFUL;
 	}
@@ -237,8 +230,7 @@ static int sim_pci_write(struct pci_bus *bus, unsigned int devfn, int where,
 
 	if (!fn)
 		return PCIBIOS_DEVICE_NOT_FOUND;
-	if (size == 4 && !(fn->box &&
-			   sim_fault_pci_gone(sim_pci_host(bus)->pkg, fn->box)))
+	if (size == 4 && !sim_pci_gone(bus, fn))
 		sim_pci_model(sim_pci_host(bus), fn, where, true, &val);
 	return PCIBIOS_SUCCESSFUL;
 }
@@ -270,14 +262,14 @@ static struct sim_pci_fn *sim_pci_fn_add(struct sim_pci_host *host,
 
 static void sim_pci_fill(struct sim_pci_host *host, unsigned int p)
 {
-	struct sim_pkg *pkg = &sim_sockets[p].pkg;
+	struct sim_pkg *pkg = &sim_bdx_pkgs[p];
 	struct sim_pci_fn *ubox, *pcu3, *fn;
 	u32 map = 0;
 	unsigned int i;
 
 	host->pkg = p;
 	for (i = 0; i < sim_nr_pkgs; i++)
-		map |= sim_sockets[i].pkg.nodeid << (3 * i);
+		map |= sim_bdx_pkgs[i].nodeid << (3 * i);
 
 	ubox = sim_pci_fn_add(host, SIM_UBOX_DEVFN, SIM_UBOX_DID);
 	put_unaligned_le32(pkg->nodeid, &ubox->hdr[SIM_UBOX_NODEID]);
@@ -349,6 +341,12 @@ static int sim_pci_add_host(unsigned int p, int domain)
 	return 0;
 }
 
+/**
+ * sim_pci_init() - add the host bridge, a root bus per package
+ *
+ * Context: at load, from the model's init, once the packages are set up.
+ * Return: 0 or an error, with nothing left to undo.
+ */
 int sim_pci_init(void)
 {
 	unsigned int p;
@@ -370,6 +368,11 @@ int sim_pci_init(void)
 	return ret;
 }
 
+/**
+ * sim_pci_exit() - remove every root bus sim_pci_init() added
+ *
+ * Context: at unload, or when sim_pci_init() fails.
+ */
 void sim_pci_exit(void)
 {
 	unsigned int p;

@@ -1,27 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uncore_sim: register-level models of uncore performance counters. Most
- * of this header is the Broadwell-EP/EX ("BDX") model: its MSR boxes, plus
- * the PCI functions the driver needs for discovery; struct sim_model is
- * what every part's model provides.
+ * uncore_sim: the Broadwell-EP/EX ("BDX") model: its MSR boxes, plus
+ * the PCI functions the driver needs for discovery; what the model's files
+ * share. The register model, plain arithmetic without locking: bdx_box.c,
+ * bdx_pkg.c, bdx_msr.c, bdx_pci.c, bdx_event.c; its kernel side: bdx.c,
+ * bdx_pcihost.c, bdx_debugfs.c.
  *
  * Manual: Intel Xeon E5 and E7 v4 Uncore Performance Monitoring Reference
  * Manual (334291-001US); section numbers below refer to it.
  */
-#ifndef _UNCORE_SIM_H
-#define _UNCORE_SIM_H
+#ifndef _UNCORE_SIM_BDX_H
+#define _UNCORE_SIM_BDX_H
 
-#include <linux/atomic.h>
 #include <linux/bits.h>
-#include <linux/hrtimer.h>
-#include <linux/irq_work.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 
-struct dentry;
-struct seq_file;
+#include "sim.h"
 
-#define SIM_MAX_PKGS		8
 #define SIM_NR_CBO		24
 #define SIM_NR_SBO		4
 #define SIM_NR_CTRS		4
@@ -46,9 +41,6 @@ struct seq_file;
  * (2.9.6); QPI_RATE_STATUS resets to 011b = 6.4 GT/s (Table 2-176).
  */
 #define SIM_QCLK_HZ		1600000000ULL
-/* Upper bound on sim time: keeps time * hz / 1e9 within 64 bits. */
-#define SIM_TIME_MAX_NS		BIT_ULL(60)
-#define SIM_MAX_CLK_HZ		10000000000ULL
 
 /* MSR map, Table 1-2. */
 #define SIM_MSR_U_GLOBAL_CTL	0x700
@@ -380,43 +372,33 @@ struct sim_event {
 	u32 pkt1;
 };
 
-/**
- * struct sim_socket - a package's lock and the machinery delivering its
- *	PMIs (pmi.c), for every model with PMIs; the Broadwell model's
- *	registers too
- * @lock: taken with IRQs off, through sim_lock(), by every accessor of the
- *	package's model state
- * @id: the package's number, its index in sim_sockets[]
- * @pkg: the Broadwell register model (unused by the other models, which
- *	keep their registers elsewhere and lock them with @lock)
- * @pmi_work: queued (NMI-safe) at sim_unlock() when the model's
- *	&sim_model.pmi_wanted says so; arms @pmi_timer
- * @pmi_timer: expires at the sim time &sim_model.pmi_due gave; takes the
- *	model's owed PMI (&sim_model.pmi_take) and delivers it
- * @carry_at: Broadwell: sim_pkg_next_carry() as last asked, U64_MAX for
- *	none
- * @pmis_sent: PMIs claimed by the simulator's NMI handler on a CPU of this
- *	package
- * @pmis_dropped: PMIs not sent: not to wake an idle target core, or no
- *	online CPU for a core of pmi_core_sel
- * @foreign_nmis: NMIs raised by an "nmi" fault on a CPU of this package
- * @nmi_busy: accesses refused with -EBUSY because an NMI interrupted this
- *	CPU inside a simulator critical section
- */
-struct sim_socket {
-	raw_spinlock_t lock;
-	unsigned int id;
-	struct sim_pkg pkg;
-	struct irq_work pmi_work;
-	struct hrtimer pmi_timer;
-	u64 carry_at;
-	atomic64_t pmis_sent;
-	atomic64_t pmis_dropped;
-	atomic64_t foreign_nmis;
-	atomic64_t nmi_busy;
-};
+/* bdx_box.c: the counting machinery every box shares. */
+const char *sim_box_name(enum sim_box_type type);
+int sim_box_count(enum sim_box_type type);
+bool sim_box_is_pci(enum sim_box_type type);
+unsigned int sim_box_nr_ctrs(const struct sim_box *box);
+u64 sim_ticks(u64 t, u64 hz);
+bool sim_ctr_enabled(const struct sim_box *box, const struct sim_ctr *c);
+bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
+		      const struct sim_ctr *c);
+void sim_ctr_overflow(struct sim_pkg *pkg, struct sim_box *box, u32 st_bit,
+		      bool ov_en, unsigned int gsts_bit);
+bool sim_ctr_add(struct sim_ctr *c, u64 add);
+void sim_ctr_clear(struct sim_ctr *c);
+unsigned int sim_pci_gsts_bit(const struct sim_box *box);
+void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
+	       u64 r, u64 n);
+void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
+		    u64 ticks);
+u64 sim_carry_ns(const struct sim_ctr *c, u64 ticks, u64 hz);
+void sim_box_next_carry(const struct sim_pkg *pkg, const struct sim_box *box,
+			u8 ev_sel, u64 ticks, u64 hz, u64 *at);
+void sim_check_rsvd(struct sim_pkg *pkg, u64 val, u64 valid);
+void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box, u64 val);
+void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box, unsigned int n,
+		   u64 val);
 
-/* bdx_regs.c: the register model (no locking, no hardware). */
+/* bdx_pkg.c: a package over sim time (no locking, no hardware). */
 /**
  * struct sim_pkg_cfg - what a package is made of
  * @nodeid: node ID (UBox config 0x40)
@@ -435,46 +417,36 @@ struct sim_pkg_cfg {
 	u64 dclk_hz;
 };
 
+/* Package n's registers; the lock of sim_sockets[n] serialises them. */
+extern struct sim_pkg sim_bdx_pkgs[SIM_MAX_PKGS];
+
+/**
+ * sim_bdx_pkg() - the Broadwell registers of a package
+ * @s: the package's socket, whose lock (sim_lock()) serialises them
+ *
+ * Return: sim_bdx_pkgs[@s->id].
+ */
+static inline struct sim_pkg *sim_bdx_pkg(const struct sim_socket *s)
+{
+	return &sim_bdx_pkgs[s->id];
+}
+
+struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
+			    unsigned int idx);
 void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
 		  const struct sim_pkg_cfg *cfg, u64 now_ns);
+void sim_pkg_reset_stats(struct sim_pkg *pkg);
+u64 sim_pkg_next_carry(const struct sim_pkg *pkg);
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns);
 bool sim_pkg_take_pmi(struct sim_pkg *pkg, u64 now_ns, u32 *core_sel,
 		      bool *wake);
-u64 sim_pkg_next_carry(const struct sim_pkg *pkg);
+
+/* bdx_msr.c: the MSR boxes' registers. */
 bool sim_msr_exists(struct sim_pkg *pkg, u32 msr);
 int sim_msr_read(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 *val);
 int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val);
-struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
-			    unsigned int idx);
-unsigned int sim_box_nr_ctrs(const struct sim_box *box);
-bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
-		      const struct sim_ctr *c);
-int sim_inject(struct sim_pkg *pkg, u64 now_ns, const struct sim_event *ev);
-int sim_set_counter(struct sim_pkg *pkg, u64 now_ns, enum sim_box_type type,
-		    unsigned int idx, unsigned int ctr, u64 value);
-void sim_pkg_reset_stats(struct sim_pkg *pkg);
-const char *sim_box_name(enum sim_box_type type);
-bool sim_box_is_pci(enum sim_box_type type);
-int sim_box_count(enum sim_box_type type);
 
-/* Shared by the MSR and PCI register models. */
-void sim_check_rsvd(struct sim_pkg *pkg, u64 val, u64 valid);
-void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
-	       u64 r, u64 n);
-bool sim_ctr_add(struct sim_ctr *c, u64 add);
-void sim_ctr_clear(struct sim_ctr *c);
-void sim_write_box_ctl(struct sim_pkg *pkg, struct sim_box *box, u64 val);
-void sim_write_ctl(struct sim_pkg *pkg, struct sim_box *box, unsigned int n,
-		   u64 val);
-void sim_ctr_overflow(struct sim_pkg *pkg, struct sim_box *box, u32 st_bit,
-		      bool ov_en, unsigned int gsts_bit);
-void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
-		    u64 ticks);
-u64 sim_carry_ns(const struct sim_ctr *c, u64 ticks, u64 hz);
-void sim_box_next_carry(const struct sim_pkg *pkg, const struct sim_box *box,
-			u8 ev_sel, u64 ticks, u64 hz, u64 *at);
-
-/* bdx_pci_regs.c: the PCI boxes' config-space registers. */
+/* bdx_pci.c: the PCI boxes' config-space registers. */
 #define SIM_PCI_FN_PMON		0	/* the box's PMON function */
 #define SIM_PCI_FN_QPI_MM	1	/* QPI packet match/mask function */
 int sim_pci_reg_read(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
@@ -482,159 +454,21 @@ int sim_pci_reg_read(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 		      int fn, unsigned int off, u32 val);
 bool sim_pci_reg_is_ctr(const struct sim_box *box, int fn, unsigned int off);
-void sim_pci_boxes_advance(struct sim_pkg *pkg, u64 du, u64 dd, u64 dq);
-void sim_pci_boxes_next_carry(const struct sim_pkg *pkg, u64 *at);
 bool sim_pci_match(const struct sim_box *box, const struct sim_ctr *c,
 		   const struct sim_event *ev);
-unsigned int sim_pci_gsts_bit(const struct sim_box *box);
 
-/**
- * struct sim_model - a part the simulator can be
- * @part: its id, the driver's &uncore_platform.id ("bdx")
- * @name: for the load message
- * @max_pkgs: packages it can model
- * @match: is the CPU (boot_cpu_data) this part
- * @init: set up @sim_nr_pkgs packages at sim time @now
- * @exit: undo @init
- * @access: the MSR seam (msr_backend.h): read @msr of the calling CPU's
- *	package into *@val, or write *@val to it
- * @debugfs_init: add its files to the simulator's debugfs directory
- * @clock_moved: sim time was frozen, run or advanced; NULL if it needs
- *	no telling
- * @pmi_cores: width of its pmi_core_sel: PMIs go to cores 0 to
- *	@pmi_cores - 1 (by topology_core_id()) of the package
- * @locked: called by sim_lock() as soon as it holds a package's lock,
- *	e.g. to take a run-time parameter; NULL for nothing
- * @pmi_wanted: under the package lock, at sim_unlock(): does the package
- *	need its PMI work queued (a freeze pending, a PMI owed, a timer to
- *	re-time)?
- * @pmi_due: under the lock, from the PMI work, at sim time @now: when the
- *	PMI timer should expire (a pending freeze's time, a clock-driven
- *	carry's); @now or earlier for at once, U64_MAX for not at all
- * @pmi_take: under the lock, from the PMI timer, at sim time @now: take
- *	the PMI owed, if any. Return true, with the cores it goes to (bit n:
- *	core ID n) in *@cores and in *@wake whether a core that is idle gets
- *	it too; false if none is owed.
- * @audit: for debugfs "audit": print what the driver left behind, one line
- *	per leftover (a counter enabled or with its overflow interrupt on, a
- *	filter or match register not 0, an overflow not handled), then
- *	"leftovers N rsvd_writes R faults F" (R and F: the model's counts of
- *	writes of bits nobody may set and of faulting accesses since load).
- *	Takes each package's lock as the state dump does. 0 or -ENOMEM;
- *	NULL for none.
- * @reset_stats: under the package's lock (sim_lock()): zero @s's access
- *	and event statistics, for debugfs "reset_stats", which zeroes the
- *	socket's PMI and NMI counts itself; NULL: no such file
- *
- * A model whose packages deliver PMIs locks them with sim_lock(), calls
- * sim_pmi_init() from @init and sim_pmi_exit() from @exit, and provides
- * @pmi_cores, @pmi_wanted, @pmi_due and @pmi_take; the others leave them
- * 0 and NULL.
- */
-struct sim_model {
-	const char *part;
-	const char *name;
-	unsigned int max_pkgs;
-	bool (*match)(void);
-	int (*init)(u64 now);
-	void (*exit)(void);
-	int (*access)(u32 msr, u64 *val, bool write);
-	void (*debugfs_init)(struct dentry *dir);
-	void (*clock_moved)(void);
-	unsigned int pmi_cores;
-	void (*locked)(struct sim_socket *s);
-	bool (*pmi_wanted)(const struct sim_socket *s);
-	u64 (*pmi_due)(struct sim_socket *s, u64 now);
-	bool (*pmi_take)(struct sim_socket *s, u64 now, u32 *cores,
-			 bool *wake);
-	int (*audit)(struct seq_file *m);
-	void (*reset_stats)(struct sim_socket *s);
-};
+/* bdx_event.c: occurrences and counter preloads from debugfs. */
+int sim_inject(struct sim_pkg *pkg, u64 now_ns, const struct sim_event *ev);
+int sim_set_counter(struct sim_pkg *pkg, u64 now_ns, enum sim_box_type type,
+		    unsigned int idx, unsigned int ctr, u64 value);
 
-extern const struct sim_model sim_bdx_model, sim_p4mp_model, sim_nhmex_model,
-			       sim_k8_model;
-
-/* main.c */
-extern struct sim_socket sim_sockets[SIM_MAX_PKGS];
-extern unsigned int sim_nr_pkgs;
-extern const struct sim_model *sim_model;
-int sim_this_pkg(void);
-u64 sim_clock_now(void);
-bool sim_clock_frozen(void);
-void sim_clock_freeze(void);
-void sim_clock_run(void);
-int sim_clock_advance(u64 ns);
-
-void sim_clock_tick(u64 ns);
-
-/* pmi.c */
-bool sim_nmi_busy(struct sim_socket *s);
-void sim_lock(struct sim_socket *s, unsigned long *flags)
-	__acquires(&s->lock);
-void sim_unlock(struct sim_socket *s, unsigned long flags)
-	__releases(&s->lock);
-int sim_pmi_init(void);
-void sim_pmi_exit(void);
-
-/* fault.c */
-bool sim_fault_msr(int pkg, u32 msr, bool write);
-bool sim_fault_pci_gone(int pkg, const struct sim_box *box);
-void sim_fault_debugfs_init(struct dentry *dir);
-void sim_fault_exit(void);
-void sim_foreign_nmi(unsigned int n);
-
-/* pci.c */
+/* bdx_pcihost.c: the PCI host bridge. */
 int sim_pci_init(void);
 void sim_pci_exit(void);
-void sim_pci_set_tick(u64 ns);
-u64 sim_pci_get_tick(void);
 
-/* debugfs.c */
-void sim_debugfs_init(void);
-void sim_debugfs_exit(void);
+/* bdx_debugfs.c: the model's debugfs files. */
 void sim_bdx_debugfs_init(struct dentry *dir);
 void sim_bdx_snapshot(unsigned int pkg, void *snap);
 void sim_bdx_reset_stats(struct sim_socket *s);
-char *sim_copy_in(const char __user *ubuf, size_t len);
 
-/**
- * struct sim_cmd_file - a debugfs file whose lines are commands
- * @name: the file's name
- * @size: the size of one parsed command
- * @parse: parse one non-empty line into a command; 0 or an error
- * @apply: carry a parsed command out
- * @kind: passed to both: which commands the file takes (the model's own
- *	numbering)
- */
-struct sim_cmd_file {
-	const char *name;
-	size_t size;
-	int (*parse)(char *line, void *cmd, unsigned int kind);
-	void (*apply)(const void *cmd, unsigned int kind);
-	unsigned int kind;
-};
-
-void sim_debugfs_cmd_files(struct dentry *dir, const struct sim_cmd_file *cf,
-			   unsigned int n);
-
-int sim_each_snapshot(struct seq_file *m, size_t size,
-		      void (*take)(unsigned int pkg, void *snap),
-		      void (*use)(struct seq_file *m, unsigned int pkg,
-				  void *snap, void *arg),
-		      void *arg);
-
-/**
- * struct sim_audit - the totals of debugfs "audit"
- * @leftovers: leftovers printed, one line each
- * @rsvd_writes: writes of bits nobody may set, since load
- * @faults: accesses the part would fault on, since load
- */
-struct sim_audit {
-	unsigned int leftovers;
-	u64 rsvd_writes;
-	u64 faults;
-};
-
-int sim_audit_end(struct seq_file *m, const struct sim_audit *a);
-
-#endif /* _UNCORE_SIM_H */
+#endif /* _UNCORE_SIM_BDX_H */

@@ -258,11 +258,23 @@ static u64 nhmex_ticks(u64 t, u64 hz)
 	return mul_u64_u64_div_u64(min(t, SIM_TIME_MAX_NS), hz, NSEC_PER_SEC);
 }
 
+/**
+ * nhmex_box_count() - instances of a kind of box
+ * @type: the kind
+ *
+ * Return: how many the part has; 0 if @type is no kind.
+ */
 unsigned int nhmex_box_count(enum nhmex_box_type type)
 {
 	return type < NHMEX_NR_BOX_TYPES ? nhmex_types[type].count : 0;
 }
 
+/**
+ * nhmex_box_nr_ctrs() - general counters of a kind of box
+ * @type: the kind
+ *
+ * Return: how many each box of the kind has; 0 if @type is no kind.
+ */
 unsigned int nhmex_box_nr_ctrs(enum nhmex_box_type type)
 {
 	return type < NHMEX_NR_BOX_TYPES ? nhmex_types[type].nr_ctrs : 0;
@@ -281,12 +293,25 @@ u64 nhmex_ctl_en_bits(enum nhmex_box_type type, u64 *pmi_en)
 	return nhmex_ctl_layouts[type].en;
 }
 
+/**
+ * nhmex_box_name() - the name of a kind of box
+ * @type: the kind
+ *
+ * Return: its name in debugfs; "?" if @type is no kind.
+ */
 const char *nhmex_box_name(enum nhmex_box_type type)
 {
 	return type < NHMEX_NR_BOX_TYPES ? nhmex_types[type].name : "?";
 }
 
-/* Box @idx of kind @type, or NULL if there is no such box. */
+/**
+ * nhmex_box() - a box of a package
+ * @p: package state
+ * @type: the box's kind
+ * @idx: its instance
+ *
+ * Return: box @idx of kind @type, or NULL if there is no such box.
+ */
 struct nhmex_box *nhmex_box(struct nhmex_pkg *p, enum nhmex_box_type type,
 			    unsigned int idx)
 {
@@ -396,14 +421,27 @@ bool nhmex_ctr_counting(const struct nhmex_pkg *p,
 	return box->ctl & BIT(i);
 }
 
-/* The W fixed counter: fixed_en, FIXED_CTL.en and the package [EXT]. */
+/**
+ * nhmex_fixed_counting() - does the W-Box fixed counter count
+ * @p: package state
+ *
+ * The W fixed counter: fixed_en, FIXED_CTL.en and the package [EXT].
+ *
+ * Return: true if it does.
+ */
 bool nhmex_fixed_counting(const struct nhmex_pkg *p)
 {
 	return nhmex_pkg_on(p) && (p->wbox.ctl & NHMEX_W_GCTL_FIXED_EN) &&
 	       (p->wfixed.ctl & NHMEX_W_FIXED_CTL_EN);
 }
 
-/* What a read of the counter returns: 0 while rst_all holds it [INF]. */
+/**
+ * nhmex_ctr_read() - what a read of a counter returns
+ * @p: package state
+ * @c: the counter
+ *
+ * Return: its value; 0 while rst_all holds it [INF].
+ */
 u64 nhmex_ctr_read(const struct nhmex_pkg *p, const struct nhmex_ctr *c)
 {
 	return p->u_ctl & NHMEX_U_GCTL_RST_ALL ? 0 : c->val & NHMEX_CTR_MASK;
@@ -439,7 +477,12 @@ u32 nhmex_s_summary(const struct nhmex_pkg *p, unsigned int s)
 	return sum;
 }
 
-/* U GLOBAL_STATUS: its leaves and the summaries of W, S0 and S1. */
+/**
+ * nhmex_u_status() - what a read of U GLOBAL_STATUS returns
+ * @p: package state
+ *
+ * Return: its leaves and the summaries of W, S0 and S1.
+ */
 u32 nhmex_u_status(const struct nhmex_pkg *p)
 {
 	u32 st = p->u_status;
@@ -718,7 +761,15 @@ static bool nhmex_decode(struct nhmex_pkg *p, u32 msr, struct nhmex_loc *loc)
 	return false;
 }
 
-/* Does the part have @msr? What exists never changes. */
+/**
+ * nhmex_msr_exists() - does the part have an MSR
+ * @p: package state
+ * @msr: the MSR
+ *
+ * What exists never changes: no lock needed to ask.
+ *
+ * Return: true if an access to @msr would not fault.
+ */
 bool nhmex_msr_exists(struct nhmex_pkg *p, u32 msr)
 {
 	struct nhmex_loc loc;
@@ -1264,6 +1315,10 @@ int nhmex_set_counter(struct nhmex_pkg *p, u64 now_ns,
 	return 0;
 }
 
+/**
+ * nhmex_reset_stats() - a package's statistics back to 0
+ * @p: package state
+ */
 void nhmex_reset_stats(struct nhmex_pkg *p)
 {
 	memset(&p->stats, 0, sizeof(p->stats));
