@@ -170,11 +170,28 @@ static inline struct uncore_box *event_box(struct perf_event *event)
  */
 #define UNCORE_HWF_LOST		BIT(5)
 
+/**
+ * struct uncore_str_attr - a read-only sysfs file that shows a string
+ * @attr: the attribute
+ * @str: what it shows (a format spec, an alias's config, scale or unit)
+ */
 struct uncore_str_attr {
 	struct device_attribute attr;
 	const char *str;
 };
 
+/**
+ * struct uncore_type_sysfs - a box type's format/ and events/ groups
+ * @format: format/, one file per field of the type's format table
+ * @events: events/, one file per listed alias (and its .scale, .unit)
+ * @format_attrs: @format's attributes, NULL-terminated
+ * @event_attrs: @events' attributes, NULL-terminated
+ * @strs: the files of both groups
+ * @names: the names built for .scale and .unit files
+ *
+ * Built once per type at load (uncore_alloc_type_sysfs()), shared by the
+ * type's pmus, freed after they are unregistered.
+ */
 struct uncore_type_sysfs {
 	struct attribute_group format;
 	struct attribute_group events;
