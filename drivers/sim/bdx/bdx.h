@@ -376,7 +376,6 @@ struct sim_event {
 const char *sim_box_name(enum sim_box_type type);
 int sim_box_count(enum sim_box_type type);
 bool sim_box_is_pci(enum sim_box_type type);
-unsigned int sim_box_nr_ctrs(const struct sim_box *box);
 u64 sim_ticks(u64 t, u64 hz);
 bool sim_ctr_enabled(const struct sim_box *box, const struct sim_ctr *c);
 bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
@@ -388,8 +387,6 @@ void sim_ctr_clear(struct sim_ctr *c);
 unsigned int sim_pci_gsts_bit(const struct sim_box *box);
 void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
 	       u64 r, u64 n);
-void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
-		    u64 ticks);
 u64 sim_carry_ns(const struct sim_ctr *c, u64 ticks, u64 hz);
 void sim_box_next_carry(const struct sim_pkg *pkg, const struct sim_box *box,
 			u8 ev_sel, u64 ticks, u64 hz, u64 *at);
@@ -470,5 +467,23 @@ void sim_pci_exit(void);
 void sim_bdx_debugfs_init(struct dentry *dir);
 void sim_bdx_snapshot(unsigned int pkg, void *snap);
 void sim_bdx_reset_stats(struct sim_socket *s);
+
+/**
+ * sim_box_nr_ctrs() - general counters of a box
+ * @box: the box
+ *
+ * Return: 2 for the UBox, 3 for an R3QPI link, 4 for the others.
+ */
+static inline unsigned int sim_box_nr_ctrs(const struct sim_box *box)
+{
+	switch (box->type) {
+	case SIM_UBOX:
+		return SIM_NR_UBOX_CTRS;
+	case SIM_R3QPI:
+		return SIM_NR_R3QPI_CTRS;
+	default:
+		return SIM_NR_CTRS;
+	}
+}
 
 #endif /* _UNCORE_SIM_BDX_H */

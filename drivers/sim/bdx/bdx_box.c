@@ -96,24 +96,6 @@ bool sim_box_is_pci(enum sim_box_type type)
 }
 
 /**
- * sim_box_nr_ctrs() - general counters of a box
- * @box: the box
- *
- * Return: 2 for the UBox, 3 for an R3QPI link, 4 for the others.
- */
-unsigned int sim_box_nr_ctrs(const struct sim_box *box)
-{
-	switch (box->type) {
-	case SIM_UBOX:
-		return SIM_NR_UBOX_CTRS;
-	case SIM_R3QPI:
-		return SIM_NR_R3QPI_CTRS;
-	default:
-		return SIM_NR_CTRS;
-	}
-}
-
-/**
  * sim_ticks() - ticks of a clock from sim time 0 to sim time @t
  * @t: sim time, taken as SIM_TIME_MAX_NS beyond it
  * @hz: the clock's rate, at most SIM_MAX_CLK_HZ
@@ -351,30 +333,6 @@ void sim_count(struct sim_pkg *pkg, struct sim_box *box, unsigned int i,
 		return;
 	msg = sim_box_gsts_bit(box, &bit) && (c->ctl & SIM_CTL_OV_EN);
 	sim_ctr_overflow(pkg, box, BIT(i), msg, bit);
-}
-
-/**
- * sim_box_clocks() - count a clock on the counters of a box
- * @pkg: package state
- * @box: the box; nothing counts if it is absent
- * @ev_sel: the clock's event (ev_sel_ext clear)
- * @ticks: the clock's ticks to count
- */
-void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box, u8 ev_sel,
-		    u64 ticks)
-{
-	unsigned int i;
-
-	if (!ticks || !box->present)
-		return;
-	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
-		struct sim_ctr *c = &box->ctr[i];
-
-		if (FIELD_GET(SIM_CTL_EV_SEL, c->ctl) == ev_sel &&
-		    !(c->ctl & SIM_CTL_EV_SEL_EXT) &&
-		    sim_ctr_counting(pkg, box, c))
-			sim_count(pkg, box, i, 1, ticks);
-	}
 }
 
 /**

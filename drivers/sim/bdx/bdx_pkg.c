@@ -158,6 +158,30 @@ static void sim_pkg_freeze_now(struct sim_pkg *pkg)
 	pkg->pmi_wake = pkg->global_ctl & SIM_GCTL_WK_ON_PMI;
 }
 
+/**
+ * sim_box_clocks() - count a clock on the counters of a box
+ * @pkg: package state
+ * @box: the box; nothing counts if it is absent
+ * @ev_sel: the clock's event (ev_sel_ext clear)
+ * @ticks: the clock's ticks to count
+ */
+static void sim_box_clocks(struct sim_pkg *pkg, struct sim_box *box,
+			   u8 ev_sel, u64 ticks)
+{
+	unsigned int i;
+
+	if (!ticks || !box->present)
+		return;
+	for (i = 0; i < sim_box_nr_ctrs(box); i++) {
+		struct sim_ctr *c = &box->ctr[i];
+
+		if (FIELD_GET(SIM_CTL_EV_SEL, c->ctl) == ev_sel &&
+		    !(c->ctl & SIM_CTL_EV_SEL_EXT) &&
+		    sim_ctr_counting(pkg, box, c))
+			sim_count(pkg, box, i, 1, ticks);
+	}
+}
+
 /*
  * Clock-driven events: HA and IRP CLOCKTICKS (0x00) and R2PCIe/R3QPI
  * CLOCKTICKS (0x01) count UCLK, iMC DCLOCKTICKS (0x00) and the iMC fixed
