@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pure logic of uncore_pmu: no registers, no perf state, no locking.
- * Everything here is unit-tested by tests/kunit/uncore_logic_test.c.
+ * Everything here is unit-tested by tests/kunit/core_test.c, but for the
+ * aux sharing and constraint lookups, tested on BDX's types by
+ * tests/kunit/bdx_test.c.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the uncore_sim register model (drivers/sim/bdx/bdx_*.c),
- * driven through the same MSR entry points the backend uses, with explicit
- * sim times. UCLK is 2 GHz and PCLK 800 MHz, so 1000 ns = 2000 UCLK ticks
- * = 800 PCLK ticks. A freeze on overflow takes effect FREEZE_DELAY ns after
- * the overflow, as with the module's default.
+ * KUnit tests of the simulator's Broadwell (BDX) register model
+ * (drivers/sim/bdx/bdx_*.c), driven through the same MSR entry points the
+ * backend uses, with explicit sim times. UCLK is 2 GHz and PCLK 800 MHz, so
+ * 1000 ns = 2000 UCLK ticks = 800 PCLK ticks. A freeze on overflow takes
+ * effect FREEZE_DELAY ns after the overflow, as with the module's default.
  */
 #include <kunit/test.h>
 
@@ -972,7 +972,7 @@ static void sim_test_freeze_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkg->stats.rsvd_writes, 0);
 }
 
-static struct kunit_case sim_regs_cases[] = {
+static struct kunit_case bdx_regs_cases[] = {
 	KUNIT_CASE(sim_test_enable_hierarchy),
 	KUNIT_CASE(sim_test_rst),
 	KUNIT_CASE(sim_test_wrap_and_rw1c),
@@ -996,12 +996,12 @@ static struct kunit_case sim_regs_cases[] = {
 	{}
 };
 
-static struct kunit_suite sim_regs_suite = {
-	.name = "uncore_sim_regs",
-	.test_cases = sim_regs_cases,
+static struct kunit_suite bdx_regs_suite = {
+	.name = "uncore_sim_bdx_regs",
+	.test_cases = bdx_regs_cases,
 };
 
-kunit_test_suite(sim_regs_suite);
+kunit_test_suite(bdx_regs_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the uncore_sim register model");
+MODULE_DESCRIPTION("KUnit tests for the uncore_sim Broadwell register model");
 MODULE_LICENSE("GPL");
