@@ -97,7 +97,7 @@ deb:
 deps:
 	tools/setup-deps.sh
 
-# `make demo PART=p4mp`: another part of tools/vm/parts.sh (bdx by default).
+# `make demo PART=p4mp`: another part of tools/vm/parts.tsv (bdx by default).
 PART ?= bdx
 
 demo:

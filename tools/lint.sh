@@ -55,8 +55,8 @@ run_sparse_w1() {
 # The harness, the guest-side tests and tools/uncore-top (busybox sh).
 run_shellcheck() {
 	command -v shellcheck >/dev/null || { echo "lint: shellcheck not installed, skipped" >&2; return 0; }
-	(cd "$REPO" && shellcheck -x tools/*.sh tools/vm/*.sh tests/gen/*.sh .ci/run) || finding "shellcheck (host)"
-	(cd "$REPO" && shellcheck -x -s sh tools/vm/init tools/uncore-top tests/vm/*.sh tests/vm/*/*.sh) ||
+	(cd "$REPO" && shellcheck -x tools/*.sh tools/vm/*.sh tests/gen/*.sh tests/host/*.sh .ci/run) || finding "shellcheck (host)"
+	(cd "$REPO" && shellcheck -x -s sh tools/vm/init tools/uncore-top tests/vm/*/*.sh) ||
 		finding "shellcheck (guest)"
 }
 

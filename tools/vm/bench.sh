@@ -1,12 +1,13 @@
 #!/bin/bash
 # `make bench`: build the modules against the stock Debian kernel, boot it
 # under QEMU as a two-socket Xeon E5 v4 (as `make demo` does) twice, and
-# print three tables. tests/vm/bench.sh: register accesses per read, per
+# print three tables. tests/vm/bdx/bench.sh: register accesses per read, per
 # add/del pair and per poll tick on a few boxes, ours measured, mainline
-# 6.1's counted in its source. tests/vm/bench_sample.sh: perf record's
+# 6.1's counted in its source. tests/vm/bdx/bench_sample.sh: perf record's
 # samples per second on each sampling PMU, and register accesses per PMI.
-# tests/vm/bench_load.sh, in a third boot with 8 sockets: load time and
-# memory with every box present.
+# tests/vm/bdx/bench_load.sh, in a third boot with 8 sockets (the stock8
+# guest's shape, tools/vm/guests.tsv): load time and memory with every box
+# present.
 # Documentation/benchmarks.rst holds copies. The tables are also left in
 # build/logs/bench.rst and bench-sample.rst, the consoles in *.log.
 #
@@ -23,6 +24,8 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
+# shellcheck source=tables.sh
+. "$(dirname "$0")/tables.sh"
 tools=$REPO/tools/vm
 
 "$REPO/tools/setup-deps.sh"
@@ -35,15 +38,17 @@ mkdir -p "$logs"
 
 limit=${UNCORE_BENCH_TIMEOUT:-1200}
 
-# boot [--topo T] MODE NAME [CMDLINE...]: run the guest in MODE (shaped
-# as run-qemu.sh's --topo T), console in
-# $logs/NAME.log, its table in $logs/NAME.rst. Progress lines only; the
-# console is in the log. A boot that hangs before /init (TCG on a loaded
-# host, see check.sh) is stopped by run-qemu.sh's boot watchdog and retried.
+# boot [--like GUEST] MODE NAME [CMDLINE...]: run the guest in MODE, as
+# the Broadwell in its default shape or in the part and shape of GUEST
+# (tools/vm/guests.tsv), console in $logs/NAME.log, its table in
+# $logs/NAME.rst. Progress lines only; the console is in the log. A boot
+# that hangs before /init (TCG on a loaded host, see check.sh) is stopped
+# by run-qemu.sh's boot watchdog and retried.
 boot() {
-	local shape=() desc="8 vCPUs in 2 sockets" mode name try rc
-	if [ "$1" = --topo ]; then
-		shape=(--topo "$2") desc="sockets:cores $2"
+	local shape=(--part bdx) desc="bdx, 8 vCPUs in 2 sockets" mode name try rc
+	if [ "$1" = --like ]; then
+		guest_load "$2"
+		shape=("${G_SHAPE[@]}") desc="as guest $2: ${G_SHAPE[*]}"
 		shift 2
 	fi
 	mode=$1 name=$2
@@ -51,7 +56,7 @@ boot() {
 	for try in 1 2 3; do
 		log "booting $v (QEMU TCG, $desc) for $mode, try $try"
 		set +e
-		"$tools/run-qemu.sh" --timeout "$limit" --part "${PART:-bdx}" "${shape[@]}" \
+		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" \
 			--log "$logs/$name.log" "/boot/vmlinuz-$v" "$BUILD/bench.cpio.gz" \
 			"$mode" quiet "$@" | sed -u 's/\r$//' | grep --line-buffered '^bench:'
 		set -e
@@ -67,10 +72,11 @@ boot() {
 }
 
 # UNCORE_BENCH=access, sampling, load or nhmex runs one of them; nhmex,
-# the Xeon 7500's access table (tests/vm/nhmex/bench.sh), also runs with all.
+# the Xeon 7500's access table (tests/vm/nhmex/bench.sh, in the nhmex2
+# guest's shape), also runs with all.
 what=${UNCORE_BENCH:-all}
 if [ "$what" = all ] || [ "$what" = nhmex ]; then
-	PART=nhmex boot --topo 2:0,2,5 bench bench-nhmex uncore.part=nhmex
+	boot --like nhmex2 bench bench-nhmex
 	if [ "$what" = nhmex ]; then
 		echo
 		cat "$logs/bench-nhmex.rst"
@@ -78,7 +84,7 @@ if [ "$what" = all ] || [ "$what" = nhmex ]; then
 	fi
 fi
 if [ "$what" = all ] || [ "$what" = load ]; then
-	boot --topo 8:0,19 load bench-load
+	boot --like stock8 load bench-load
 	if [ "$what" = load ]; then
 		echo
 		cat "$logs/bench-load.rst"

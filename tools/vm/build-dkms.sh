@@ -8,7 +8,7 @@
 # throw-away one made there (Documentation/uncore_pmu.rst, "Installing").
 # Prints the path of the built module. mkinitramfs.sh installs it in the
 # guest where modprobe finds it (updates/dkms, as `dkms install` would);
-# tests/vm/t_12_dkms.sh loads it.
+# tests/vm/bdx/t_12_dkms.sh loads it.
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"

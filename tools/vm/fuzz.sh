@@ -1,9 +1,10 @@
 #!/bin/bash
 # `make fuzz PART=bdx MINUTES=N [SEED=S]`: boot the debug test kernel
-# (KASAN, lockdep, kmemleak) as PART (bdx, nhmex, p4mp, k8e; tools/vm/parts.sh)
-# with the shape and module arguments of check.sh's debug guests, run only
-# tests/vm/t_95_fuzz.sh (the uncore fuzzer, Documentation/fuzzing.rst) for
-# MINUTES minutes, and print the fuzzer's table and the oracles' results.
+# (KASAN, lockdep, kmemleak) as PART (bdx, nhmex, p4mp, k8e: the parts a
+# debugfuzz guest of tools/vm/guests.tsv fuzzes) with that guest's shape
+# and module arguments, run only tests/vm/common/t_95_fuzz.sh (the uncore
+# fuzzer, Documentation/fuzzing.rst) for MINUTES minutes, and print the
+# fuzzer's table and the oracles' results.
 # The seed is SEED, by default today's date (YYYYMMDD); the same seed and
 # duration give the same operations. UNCORE_FUZZ_KERNEL=stock runs it on
 # the stock Debian kernel instead (faster, fewer checks). Logs:
@@ -12,6 +13,8 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
+# shellcheck source=tables.sh
+. "$(dirname "$0")/tables.sh"
 tools=$REPO/tools/vm
 
 part=${PART:-bdx}
@@ -21,9 +24,11 @@ kernel=${UNCORE_FUZZ_KERNEL:-debug}
 [[ $minutes =~ ^[1-9][0-9]*$ ]] || die "MINUTES=$minutes: a whole number of minutes, at least 1"
 [[ $seed =~ ^[0-9]+$ ]] || die "SEED=$seed: a number"
 
-# As check.sh's debugfuzz guests (common.sh fuzz_guest()).
-fuzz_guest "$part"
-topo_shape "$FUZZ_TOPO"
+# As the make check guest that fuzzes PART on the debug kernel.
+guest=$(guest_names kernel=debug tests=t_95 "part=$part" | head -n 1)
+[ -n "$guest" ] || die "PART=$part: the fuzzer runs on $(guest_names kernel=debug tests=t_95 |
+	while read -r g; do guest_load "$g"; echo "$G_PART"; done | paste -sd,)"
+guest_load "$guest"
 
 secs=$((minutes * 60))
 # t_95_fuzz.sh's limit is its "# timeout: 300" times uncore.timeout_scale:
@@ -63,10 +68,10 @@ mkdir -p "$logs"
 for try in 1 2 3; do
 	log "fuzzing $part for $minutes min, seed $seed, on the $kernel kernel (limit ${limit}s, try $try)"
 	set +e
-	"$tools/run-qemu.sh" --timeout "$limit" "${SHAPE[@]}" --tcg-thread single --log "$logs/$name.log" \
-		--tap "$logs/$name.tap" "$image" "$initrd" check "uncore.part=$part" loglevel=7 \
+	"$tools/run-qemu.sh" --timeout "$limit" "${G_SHAPE[@]}" --tcg-thread "$G_TCG" --log "$logs/$name.log" \
+		--tap "$logs/$name.tap" "$image" "$initrd" check loglevel=7 \
 		"${extra[@]}" "uncore.timeout_scale=$scale" uncore.tests=t_95 \
-		"uncore.fuzz_seconds=$secs" "uncore.fuzz_seed=$seed" "${FUZZ_MODARGS[@]}" |
+		"uncore.fuzz_seconds=$secs" "uncore.fuzz_seed=$seed" "${G_MODARGS[@]}" |
 		sed -u 's/\r$//' | grep --line-buffered -E "^(ok |not ok |UNCORE-GUEST-END)|$REPORT_RE"
 	set -e
 	grep -aq 'uncore-guest:' "$logs/$name.log" && break

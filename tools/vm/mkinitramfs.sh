@@ -68,18 +68,17 @@ add_modules() {
 	ln -s "$lm/kunit" "$root/kunit"
 }
 
-# Guest scripts, plus the static helpers build-helpers put next to them.
+# The guest's tests, as tests/vm/ lays them out (lib/, bin/, a folder per
+# family, common/), with the static programs build-helpers.sh built in
+# bin/ and the parts table run-guest.sh reads.
 add_tests() {
-	local d
 	mkdir -p "$root/tests"
-	cp "$REPO"/tests/vm/*.sh "$root/tests/"
-	# Other parts' tests (run-guest.sh picks the directory).
-	for d in "$REPO"/tests/vm/*/; do
-		cp -r "$d" "$root/tests/"
-	done
+	cp -r "$REPO"/tests/vm/. "$root/tests/"
+	rm -f "$root"/tests/bin/*.[ch]
 	if compgen -G "$BUILD/helpers/*" >/dev/null; then
-		cp "$BUILD"/helpers/* "$root/tests/"
+		cp "$BUILD"/helpers/* "$root/tests/bin/"
 	fi
+	cp "$REPO/tools/vm/parts.tsv" "$root/tests/parts.tsv"
 	chmod -R +x "$root"/tests
 	# The tool t_87 drives, where a user would find it.
 	install -m 0755 "$REPO/tools/uncore-top" "$root/usr/bin/uncore-top"

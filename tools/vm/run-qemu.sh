@@ -5,10 +5,11 @@
 #             KERNEL INITRD MODE [CMDLINE...]
 #
 # Boot KERNEL with INITRD under QEMU TCG on a machine that looks like the
-# part NAME (parts.sh; by default bdx, a two-socket Broadwell-EP: Xeon E5
-# v4, family 6, model 79), with the guest running /tests/run-guest.sh MODE. The serial console goes to stdout (and
-# to --log); --tap gives the guest a second serial port for clean test
-# output. Exits 124 if the guest is still running after --timeout seconds.
+# part NAME (tools/vm/parts.tsv; by default bdx, a two-socket Broadwell-EP:
+# Xeon E5 v4, family 6, model 79), with the guest running
+# /tests/lib/run-guest.sh MODE for that part (uncore.part=NAME on its
+# command line). The serial console goes to stdout (and to --log); --tap
+# gives the guest a second serial port for clean test output. Exits 124 if the guest is still running after --timeout seconds.
 # --topo 2:0,1,2,19 gives 2 sockets whose vCPUs are cores 0, 1, 2 and 19
 # (the APIC IDs of a 20-core die with some cores missing, as on parts with
 # fewer cores enabled than the die has): the guest's core IDs are those.
@@ -19,8 +20,8 @@
 set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "$0")/common.sh"
-# shellcheck source=parts.sh
-. "$(dirname "$0")/parts.sh"
+# shellcheck source=tables.sh
+. "$(dirname "$0")/tables.sh"
 
 tap="" logfile=/dev/null limit=900 boot_limit=360 smp="" topo="" part=bdx
 TCG_THREAD=multi
@@ -168,7 +169,7 @@ args=(
 	-kernel "$kernel" -initrd "$initrd"
 	-pidfile "$pidfile"
 	-monitor "unix:$monitor,server=on,wait=off"
-	-append "console=ttyS0 panic=-1 uncore.mode=$mode $*"
+	-append "console=ttyS0 panic=-1 uncore.mode=$mode uncore.part=$part $*"
 )
 if [ -n "$tap" ]; then
 	: >"$tap"

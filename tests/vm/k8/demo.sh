@@ -4,10 +4,10 @@
 # uncore_nb, and numbers a person can check. run-guest.sh has loaded
 # uncore_sim (with its stand-in core PMU: QEMU under TCG has none) and
 # uncore_pmu.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=k8_lib.sh
 . /tests/k8/k8_lib.sh
 
@@ -33,14 +33,14 @@ echo "32768 into node 1 (1 and 2 MiB of 64-byte blocks), and 1000 data dwords"
 echo "sent on HT link 1 of node 1. uncore_nb counts each node once; the raw core"
 echo "event of the same code (cpu/event=0xe0,umask=0x1/) counts it on every core:"
 run perf stat -a --per-socket -e uncore_nb/dram_accesses.all/,uncore_nb/event=0xf7,umask=0x2,name=ht1_data/,cpu/event=0xe0,umask=0x1,name=raw_dram/ -- \
-	sh -c ". /tests/lib.sh
+	sh -c ". /tests/lib/lib.sh
 	       sim_inject 'pkg=0 event=0xe0 umask=0x1 count=16384'
 	       sim_inject 'pkg=1 event=0xe0 umask=0x1 count=32768'
 	       sim_inject 'pkg=1 event=0xf7 umask=0x2 count=1000'"
 
 say "Beside a core event, on the core PMU that owns the counters"
 run perf stat -a -e cycles,uncore_nb/dram_accesses.page_miss/ -- \
-	sh -c ". /tests/lib.sh
+	sh -c ". /tests/lib/lib.sh
 	       sim_inject 'cpu=0 event=0x76 count=5000000'
 	       sim_inject 'pkg=0 event=0xe0 umask=0x2 count=123'"
 

@@ -5,10 +5,10 @@
 # every alias listed opens, and the events of later revisions are refused
 # without a register written. The simulator's stand-in core PMU is "cpu"
 # at PERF_TYPE_RAW, as the kernel's would be.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=k8_lib.sh
 . /tests/k8/k8_lib.sh
 

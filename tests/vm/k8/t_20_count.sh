@@ -8,10 +8,10 @@
 # beside them on the stand-in core PMU; northbridge events of two cores of
 # a node never share a counter index; a halted reading core misses what
 # the node does meanwhile (004:40-42), as the BKDG warns.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=k8_lib.sh
 . /tests/k8/k8_lib.sh
 
@@ -48,7 +48,7 @@ check_group() { # LIST-LINES
 	done <<EOT
 $1
 EOT
-	pstat "$out" -a -A -e "$events" -- sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; $cmds"
+	pstat "$out" -a -A -e "$events" -- sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; $cmds"
 	k=0
 	while read -r name terms inj; do
 		k=$((k + 1))
@@ -77,7 +77,7 @@ is "$(k8_sum dropped)" 0 "no injected event went uncounted" || sim_state | grep 
 # The scale: 16384 DRAM accesses of 64 bytes are 1 MiB; HT dwords are 4
 # bytes, 262144 of them 1 MiB.
 pstat "$out" -a -e "uncore_nb/dram_accesses.all,name=mib/,uncore_nb/ht_link1_tx.data,name=htm/" -- sh -c \
-	". /tests/lib.sh; . /tests/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x4 count=16384' 'pkg=1 event=0xf7 umask=0x2 count=262144'"
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x4 count=16384' 'pkg=1 event=0xf7 umask=0x2 count=262144'"
 is "$(val_total "$out" mib):$(awk -F, '$3 == "mib" { print $2 }' "$out")" "1.00:MiB" "dram_accesses.all: 16384 accesses are 1.00 MiB"
 is "$(val_total "$out" htm)" "1.00" "ht_link1_tx.data: 262144 dwords are 1.00 MiB"
 
@@ -85,7 +85,7 @@ is "$(val_total "$out" htm)" "1.00" "ht_link1_tx.data: 262144 dwords are 1.00 Mi
 # INV, those with fewer; edge, the clocks a run of 2 or more starts.
 i="pkg=0 event=0xe0 umask=0x1"
 pstat "$out" -a -e "uncore_nb/event=0xe0,umask=0x1,cmask=2,name=t2/,uncore_nb/event=0xe0,umask=0x1,cmask=2,inv=1,name=ti/,uncore_nb/event=0xe0,umask=0x1,cmask=2,edge=1,name=te/,uncore_nb/event=0xe0,umask=0x1,name=tr/" -- \
-	sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; inject '$i count=10 inc=3' '$i count=4 inc=1' '$i count=7 inc=2'"
+	sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject '$i count=10 inc=3' '$i count=4 inc=1' '$i count=7 inc=2'"
 is "$(val_total "$out" t2)" 17 "cmask=2: the 10 + 7 clocks with 2 or more page hits"
 is "$(val_total "$out" ti)" 4 "cmask=2,inv: the 4 clocks with fewer"
 is "$(val_total "$out" te)" 2 "cmask=2,edge: two runs start"
@@ -94,7 +94,7 @@ is "$(val_total "$out" tr)" $((30 + 4 + 14)) "no cmask: every page hit, 48"
 # Once per node: uncore_nb on each node's reading CPU, where a raw core
 # event of the same code counts on every core of the node.
 ev="uncore_nb/dram_accesses.page_miss,name=nb/,cpu/event=0xe0,umask=0x2,name=raw/"
-pstat "$out" -a -e "$ev" -- sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x2 count=500' 'pkg=1 event=0xe0 umask=0x2 count=700'"
+pstat "$out" -a -e "$ev" -- sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x2 count=500' 'pkg=1 event=0xe0 umask=0x2 count=700'"
 is "$(val_total "$out" nb)" 1200 "perf stat -a uncore_nb: each node once, 500 + 700"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 per=$((ncpu / $(echo "$PKGS" | wc -w)))
@@ -104,7 +104,7 @@ is "$(k8_sum nb_clobbers)" 0 "no two cores of a node held northbridge events on 
 # A core event beside northbridge events, on the stand-in core PMU.
 c0=$(first_cpu 0)
 pstat "$out" -a -A -e "cycles,uncore_nb/dram_accesses.page_hit,name=hit/" -- sh -c \
-	". /tests/lib.sh; . /tests/uncore_lib.sh; inject 'cpu=$c0 event=0x76 count=123456' 'pkg=0 event=0xe0 umask=0x1 count=777'"
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'cpu=$c0 event=0x76 count=123456' 'pkg=0 event=0xe0 umask=0x1 count=777'"
 is "$(val_cpu "$out" "$c0" cycles)" 123456 "cycles counts on CPU $c0 beside uncore_nb"
 is "$(val_cpu "$out" "$c0" hit)" 777 "and uncore_nb counts beside cycles"
 
@@ -118,7 +118,7 @@ if [ -n "$s0" ]; then
 	pid=$!
 	until_true "k8_counting $s0 | grep -q ctr"
 	pstat "$out" -a -e "uncore_nb/dram_accesses.page_conflict,name=own/" -- sh -c \
-		". /tests/lib.sh; . /tests/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x4 count=300'; cat $SIM/state > /tmp/during"
+		". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x4 count=300'; cat $SIM/state > /tmp/during"
 	touch /tmp/sib.done
 	wait $pid
 	is "$(val_total "$out" own)" 300 "uncore_nb beside a raw northbridge event on CPU $s0"
@@ -133,7 +133,7 @@ fi
 # The halt caveat (004:40-42): while the reading core is halted its
 # counters stop, and the node's events go uncounted.
 pstat "$out" -a -e "uncore_nb/dram_accesses.page_hit,name=hl/" -- sh -c \
-	". /tests/lib.sh; . /tests/uncore_lib.sh; inject 'pkg=1 event=0xe0 umask=0x1 count=100';
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'pkg=1 event=0xe0 umask=0x1 count=100';
 	 echo 'cpu=$(first_cpu 1) halted=1' > $SIM/halt; inject 'pkg=1 event=0xe0 umask=0x1 count=1000';
 	 echo 'cpu=$(first_cpu 1) halted=0' > $SIM/halt; inject 'pkg=1 event=0xe0 umask=0x1 count=10'"
 is "$(val_total "$out" hl)" 110 "a halted reading core misses the node's 1000 (documented caveat)"

@@ -1,20 +1,20 @@
 #!/bin/sh
 # timeout: 300
 # The K8 northbridge bad-input matrix straight through perf_event_open
-# (tests/vm/badinput.c, k8_matrix): what the BKDG does not allow is refused
+# (tests/vm/bin/badinput.c, k8_matrix): what the BKDG does not allow is refused
 # by uncore_nb before the core PMU, which would take it, sees it; then
 # perf's own view of a few of the same refusals. Opening writes no
 # register (events open disabled), and nothing written sets a reserved bit.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=k8_lib.sh
 . /tests/k8/k8_lib.sh
 
 load_modules || exit 1
 w0=$(k8_sum writes)
-/tests/badinput k8 "$(k8_ext_model)"
+/tests/bin/badinput k8 "$(k8_ext_model)"
 is "$(k8_sum writes)" "$w0" "no refused (or never enabled) event wrote a register"
 
 ok "refused uncore_nb/event=0xe9,umask=0x68/" "perf: E9h remote CPU to local memory (no such path) refused"

@@ -10,10 +10,10 @@
 # forwarded event: it unloads while events count, and they go on
 # counting; the simulator, whose stand-in counts them, stays loaded until
 # they are closed.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=k8_lib.sh
 . /tests/k8/k8_lib.sh
 
@@ -28,7 +28,7 @@ if [ -z "$s1" ]; then
 else
 	dmesg -c >/dev/null
 	pstat "$out" -a -e "uncore_nb/event=0xf6,umask=0x2,name=hd/" -- sh -c \
-		". /tests/lib.sh; . /tests/uncore_lib.sh; inject '$i count=100' &&
+		". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject '$i count=100' &&
 		 echo 0 > /sys/devices/system/cpu/cpu$c1/online &&
 		 cat $PMUS/uncore_nb/cpumask > /tmp/mask_off &&
 		 inject '$i count=200' &&
@@ -40,7 +40,7 @@ else
 		"the driver says the event opened on CPU $c1 stopped"
 	is "$(cpulist "$(cat $PMUS/uncore_nb/cpumask)")" "$(first_cpu 0),$s1" "CPU $s1 keeps reading node 1 after CPU $c1 returns"
 	pstat "$out" -a -A -e "uncore_nb/event=0xf6,umask=0x2,name=hn/" -- sh -c \
-		". /tests/lib.sh; . /tests/uncore_lib.sh; inject '$i count=400'"
+		". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject '$i count=400'"
 	is "$(val_cpu "$out" "$s1" hn)" 400 "an event opened now counts node 1 on CPU $s1"
 fi
 

@@ -7,14 +7,14 @@
 # rate it prints and writes is compared exactly (uncore_top_lib.sh). Its
 # four events fill the reading core's four counters, and none is
 # multiplexed. Then what it says to another part's view.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=k8_lib.sh
 . /tests/k8/k8_lib.sh
-# shellcheck source=../uncore_top_lib.sh
-. /tests/uncore_top_lib.sh
+# shellcheck source=../lib/uncore_top_lib.sh
+. /tests/lib/uncore_top_lib.sh
 
 load_modules || exit 1
 k8_topo

@@ -1,15 +1,15 @@
 #!/bin/sh
 # make bench UNCORE_BENCH=nhmex: register accesses per perf operation on
 # the Xeon 7500's boxes, measured with the driver's per-box access counters
-# (tests/vm/accbench.c), next to what mainline 6.1's intel_uncore does for
+# (tests/vm/bin/accbench.c), next to what mainline 6.1's intel_uncore does for
 # the same operations, counted in its source (uncore_nhmex.c; the legend
 # cites functions). The table is printed between BENCH-TABLE-BEGIN and
 # BENCH-TABLE-END as reStructuredText; Documentation/benchmarks.rst holds
 # a copy. run-guest.sh has loaded the modules.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -28,7 +28,7 @@ acc() {
 	shift 3
 	[ "$alt" = - ] && alt=""
 	echo "bench: $name: $pmu $*${alt:+ (alternating config1 $alt)}"
-	/tests/accbench -n $N -c "$CPU" -p 0 ${alt:+-x "$alt"} ${SAMPLE:+-s "$SAMPLE"} "$pmu" "$@" \
+	/tests/bin/accbench -n $N -c "$CPU" -p 0 ${alt:+-x "$alt"} ${SAMPLE:+-s "$SAMPLE"} "$pmu" "$@" \
 		>"$OUT/$name" 2>"$OUT/$name.err" || fail "$name: $(cat "$OUT/$name.err")"
 }
 field() { sed -n "s/^op=$2 .* $3=\([0-9.]*\).*/\1/p" "$OUT/$1"; }
@@ -80,7 +80,7 @@ pmi_run() { # NAME EVENTS INJECTION...
 	for l in "$@"; do cmds="$cmds sim_inject 'pkg=0 $l count=1000' || exit 1;"; done
 	r0=$(pkg0 3) w0=$(pkg0 4) h0=$(handled)
 	perf record -q -a -o /tmp/pmi.data -c 1000 -e "$evs" -- taskset -c "$CPU" sh -c \
-		". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+		". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 		 i=0; while [ \$i -lt 100 ]; do $cmds nh_settle 0 || exit 1; i=\$((i + 1)); done" \
 		>/dev/null 2>"$OUT/$name.err" || fail "$name: $(cat "$OUT/$name.err")"
 	h=$(($(handled) - h0))

@@ -2,10 +2,10 @@
 # make demo PART=nhmex: a two-socket Xeon 7500 (Nehalem-EX) as the
 # simulator models it, perf counting on its boxes, and numbers a person can
 # check. run-guest.sh has loaded uncore_sim and uncore_pmu.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -28,7 +28,7 @@ echo "of package 1; 40 flits sent on R-box port 1 of package 0; and 10 ms of"
 echo "uncore clock pass on the W-box's fixed counter."
 echo freeze >$SIM/clock
 run perf stat -a --per-socket -e uncore_cbox_5/llc_misses.s/,uncore_bbox_1/conflicts/,uncore_rbox_0/qpi1_filt_send/,uncore_wbox/clockticks/ -- \
-	sh -c ". /tests/lib.sh
+	sh -c ". /tests/lib/lib.sh
 	       sim_inject 'pkg=0 box=cbox idx=5 event=0x14 umask=0x1 count=1000'
 	       sim_inject 'pkg=1 box=cbox idx=5 event=0x14 umask=0x1 count=2000'
 	       sim_inject 'pkg=1 box=bbox idx=1 ctr=3 event=0x17 count=300'
@@ -39,7 +39,7 @@ echo run >$SIM/clock
 say "Shared sub-registers: two values for one R-box port's IPERF register"
 echo "The second event takes the port's other IPERF register; both count exactly:"
 run perf stat -a -e uncore_rbox_0/event=0x6,iperf_cfg=0x80000000,name=flits/,uncore_rbox_0/event=0x6,iperf_cfg=0x40000000,name=idle/ -- \
-	sh -c ". /tests/lib.sh
+	sh -c ". /tests/lib/lib.sh
 	       sim_inject 'pkg=0 box=rbox port=1 iperf=0x80000000 count=19'
 	       sim_inject 'pkg=0 box=rbox port=1 iperf=0x40000000 count=23'
 	       grep '^pkg0 rport1 ' $SIM/state"
@@ -48,7 +48,7 @@ say "Sampling through the U-box's overflow hierarchy (mainline cannot sample the
 echo "5000 LLC misses into C-box 3 of package 0 at a period of 1000: C-box STATUS,"
 echo "S-box 0 SUMMARY and U GLOBAL_STATUS lead the PMI to them; 5 samples:"
 run perf record -q -a -o /tmp/perf.data -c 1000 -e uncore_cbox_3/llc_misses.s/ -- \
-	sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 	       sim_inject 'pkg=0 box=cbox idx=3 event=0x14 umask=0x1 count=5000' && nh_settle 0"
 run perf report -i /tmp/perf.data --stdio -s cpu 2>/dev/null | grep -E '^# (Samples|Event count)|%'
 run grep -E '^#|^0 ' /sys/kernel/debug/uncore_pmu/pmi

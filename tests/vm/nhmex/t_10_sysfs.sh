@@ -4,10 +4,10 @@
 # fields (mainline's names and bits), one reading CPU per package, counter
 # widths, and the event table: every alias it records is listed, mainline's
 # nine among them with mainline's encodings, and each one opens.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 

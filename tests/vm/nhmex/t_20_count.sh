@@ -6,10 +6,10 @@
 # the W-box's general counters and its fixed uncore-clock counter. Then
 # the counters are stopped, and nothing was written that the part would
 # fault on or that sets a reserved bit.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -53,7 +53,7 @@ events="$events,uncore_wbox/clockticks,name=wclk/"
 # counts exactly the uncore clocks of that time.
 echo freeze >$SIM/clock
 for p in $PKGS; do eval "W0_$p=$(nh_total "$p" wbox fixed)"; done
-pstat "$out" -a -A -e "$events" -- sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; $cmds echo 'advance 10000000' > $SIM/clock; cat $SIM/state > /tmp/during"
+pstat "$out" -a -A -e "$events" -- sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; $cmds echo 'advance 10000000' > $SIM/clock; cat $SIM/state > /tmp/during"
 echo run >$SIM/clock
 
 k=0

@@ -8,10 +8,10 @@
 # ([EXT] registers, see Documentation/uncore_pmu.rst); a third value for a
 # pair of registers waits (multiplexes) rather than clobbering the two
 # that hold.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -26,7 +26,7 @@ run() {
 	_ev=$1 _c=""
 	shift
 	for l in "$@"; do _c="$_c sim_inject 'pkg=0 $l' &&"; done
-	pstat "$out" -C "$C0" -e "$_ev" -- sh -c ". /tests/lib.sh; $_c cat $SIM/state > /tmp/during"
+	pstat "$out" -C "$C0" -e "$_ev" -- sh -c ". /tests/lib/lib.sh; $_c cat $SIM/state > /tmp/during"
 }
 v() { val_total "$out" "$1"; }
 

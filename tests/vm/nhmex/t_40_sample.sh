@@ -9,10 +9,10 @@
 # sampling keeps freezing the package; the W-box fixed counter, which
 # cannot interrupt, is sampled by the timer. Mainline samples none of
 # these.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -31,7 +31,7 @@ rec() {
 	for l in "$@"; do cmds="$cmds sim_inject '$l' && nh_settle 0 || exit 1;"; done
 	# shellcheck disable=SC2086 # one word per argument
 	perf record -q -a -o $DATA $args -- taskset -c "$CPU0" \
-		sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh; $cmds" \
+		sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh; $cmds" \
 		>/dev/null 2>/tmp/rec.err || { diag "perf record$args failed: $(cat /tmp/rec.err)"; return 1; }
 }
 
@@ -78,7 +78,7 @@ echo 200000000 >"$SIMPARAM/nhmex_freeze_delay_ns"
 nmi0=$(pmi_stat 3)
 if perf record -q -a -o $DATA -c 1000 \
 	-e 'uncore_cbox_3/event=0x14,umask=0x1,name=two_c/,uncore_rbox_1/event=0x0,iperf_cfg=0x1,name=two_r/' -- \
-	taskset -c "$CPU0" sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	taskset -c "$CPU0" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 		sim_inject 'pkg=0 box=cbox idx=3 event=0x14 umask=0x1 count=2100' &&
 		sim_inject 'pkg=0 box=rbox port=4 iperf=0x1 count=1500' && nh_settle 0" \
 	>/dev/null 2>/tmp/rec.err; then
@@ -98,7 +98,7 @@ c="pkg=0 box=bbox idx=0 ctr=3 event=0x17"
 r="pkg=0 box=rbox port=2 iperf=0x1"
 pstat "$out" -C "$CPU0" -e uncore_bbox_0/event=0x17,counter=3,name=cnt/,uncore_rbox_0/event=0xc,iperf_cfg=0x1,name=rbx/ -- \
 	perf record -q -a -o $DATA -c 500 -e uncore_cbox_3/event=0x14,umask=0x1,name=smp/ -- taskset -c "$CPU0" sh -c \
-	". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 	 for i in 1 2 3 4; do sim_inject '$s count=700' && nh_settle 0 && sim_inject '$c count=100' && sim_inject '$r count=10' || exit 1; done"
 is "$(samples smp)" 5 "sampled C-box: 2800 events at period 500, 5 samples"
 is "$(val_total "$out" cnt):$(val_total "$out" rbx)" 400:40 "counted B-box and R-box events beside it: exact"
@@ -110,7 +110,7 @@ hz=$(sed -n 's/^pkg0 info .*uclk_hz=\([0-9]*\).*/\1/p' $SIM/state)
 s0=$(box_stat uncore_wbox 4)
 nmi0=$(pmi_stat 3)
 perf record -q -a -o $DATA -c $((hz / 1000)) -e uncore_wbox/clockticks,name=wclk/ -- taskset -c "$CPU0" sh -c \
-	". /tests/lib.sh; . /tests/uncore_lib.sh; echo 'advance 5000000' > $SIM/clock
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; echo 'advance 5000000' > $SIM/clock
 	 until_true '[ \$(box_stat uncore_wbox 4) -ge $((s0 + 5)) ]'" >/dev/null 2>/tmp/rec.err
 echo run >$SIM/clock
 is "$(samples wclk "$CPU0")" 5 "W fixed counter: 5 ms of uncore clock at a period of 1 ms, 5 samples"

@@ -8,10 +8,10 @@
 # a C-box samples: the sample count stays exact and the PMI follows the
 # reading CPU. Then the driver is unloaded with events open: it stays
 # until perf lets go.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -25,7 +25,7 @@ TOP=281474976710656	# 2^48
 echo "pkg=1 box=cbox idx=2 ctr=0 value=$((TOP - 100))" >$SIM/counter
 echo "pkg=1 box=rbox idx=1 ctr=0 value=$((TOP - 7))" >$SIM/counter
 pstat "$out" -a -e uncore_cbox_2/event=0x14,umask=0x1,name=cw/,uncore_rbox_1/event=0x0,iperf_cfg=0x1,name=rw/ -- sh -c \
-	". /tests/lib.sh; sim_inject 'pkg=1 box=cbox idx=2 event=0x14 umask=0x1 count=300' &&
+	". /tests/lib/lib.sh; sim_inject 'pkg=1 box=cbox idx=2 event=0x14 umask=0x1 count=300' &&
 	 sim_inject 'pkg=1 box=rbox port=4 iperf=0x1 count=20' && cat $SIM/state > /tmp/during"
 is "$(val_total "$out" cw)" 300 "C-box counter across 2^48: 300 exact"
 is "$(val_total "$out" rw)" 20 "R-box counter across 2^48: 20 exact"
@@ -40,7 +40,7 @@ i1="pkg=1 box=cbox idx=7 event=0x14 umask=0x8"
 i2="pkg=1 box=rbox port=5 iperf=0x2"
 i3="pkg=1 box=rbox port=5 iperf=0x4"
 i4="pkg=1 box=mbox idx=1 sel=0x0 dsp=0x80"
-pstat "$out" -a -e "$EV" -- sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+pstat "$out" -a -e "$EV" -- sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 	inject '$i1 count=100' '$i2 count=10' '$i3 count=1' '$i4 count=1000' &&
 	echo 0 > /sys/devices/system/cpu/cpu$c1/online &&
 	cat $PMUS/uncore_cbox_7/cpumask > /tmp/mask_off && cat $SIM/state > /tmp/off &&
@@ -77,7 +77,7 @@ done
 DATA=/tmp/perf.data
 is_="pkg=1 box=cbox idx=5 event=0x14 umask=0x4"
 if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name=hs/ -- sh -c \
-	". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 	 sim_inject '$is_ count=2500' && nh_settle 1 &&
 	 echo 0 > /sys/devices/system/cpu/cpu$rd/online &&
 	 cat $SIM/state > /tmp/off &&

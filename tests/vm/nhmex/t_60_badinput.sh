@@ -1,18 +1,18 @@
 #!/bin/sh
 # timeout: 300
 # The Xeon 7500 bad-input matrix straight through perf_event_open
-# (tests/vm/badinput.c, nhmex_matrix), then perf's own view of a few of
+# (tests/vm/bin/badinput.c, nhmex_matrix), then perf's own view of a few of
 # the same refusals; none of them may have written a register.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
 load_modules || exit 1
 w0=$(nh_stat 0 writes)
-/tests/badinput nhmex
+/tests/bin/badinput nhmex
 is "$(nh_stat 0 writes)" "$w0" "no refused (or never enabled) event wrote a register"
 
 ok "refused uncore_bbox_0/event=0x3,counter=3/" "perf: bbox code 0x03 on counter 3 refused"

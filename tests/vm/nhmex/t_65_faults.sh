@@ -1,16 +1,16 @@
 #!/bin/sh
 # timeout: 300
-# Faults and other agents on the Xeon 7500 (tests/vm/t_65_faults.sh has
+# Faults and other agents on the Xeon 7500 (tests/vm/bdx/t_65_faults.sh has
 # every kind on Broadwell; the paths are the core's, this checks that they
 # hold here). An MSR fault: the U-box counter's registers raise #GP for a
 # while, a C-box event counts beside it (uncore_lib.sh, msr_fault_case()).
 # Another agent: controls of the three box types whose controls are read
 # back (C, S, R; Documentation/uncore_pmu.rst, "Faults and other agents")
 # get another agent's values while perf counts.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -49,7 +49,7 @@ EOT
 # The workload: the variables it needs come through the environment.
 export INJ="$inj" MARK="$mark"
 cat >/tmp/foreign.sh <<'EOF'
-. /tests/lib.sh; . /tests/uncore_lib.sh
+. /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
 # reads PMU: the driver's MSR reads of PMU on package 0.
 reads() { awk -v p="uncore_$1" '$1 == p && $2 == 0 { print $3 }' /sys/kernel/debug/uncore_pmu/access; }
 eval "inject $(echo "$INJ" | sed 's/COUNT/100/g')" || exit 1

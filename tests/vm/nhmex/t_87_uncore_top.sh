@@ -7,14 +7,14 @@
 # land in one interval each: every count and rate it prints and writes is
 # compared exactly (uncore_top_lib.sh), the W-box's uncore clock too. Then
 # what it says with mainline's aliases only, and to another part's view.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
-# shellcheck source=../uncore_top_lib.sh
-. /tests/uncore_top_lib.sh
+# shellcheck source=../lib/uncore_top_lib.sh
+. /tests/lib/uncore_top_lib.sh
 
 load_modules || exit 1
 nh_topo

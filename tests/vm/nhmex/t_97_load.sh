@@ -1,18 +1,18 @@
 #!/bin/sh
 # timeout: 300
-# Stress, as tests/vm/t_97_load.sh on Broadwell: load and unload, with
+# Stress, as tests/vm/bdx/t_97_load.sh on Broadwell: load and unload, with
 # events opened and closed between. Each round loads the simulator and the
 # driver, opens a counting event on a box of every kind and a sampling one
-# (tests/vm/soakstat.c) on both packages, injects, and checks every count
+# (tests/vm/bin/soakstat.c) on both packages, injects, and checks every count
 # and sample number exactly; then closes them, checks that the simulator
 # shows no counter left counting (and again once the driver is gone) and
 # no faulting or reserved-bit write, and unloads both. Every round
 # registers the same pmus, and none is left in sysfs after the unload.
 # `make soak PART=nhmex` runs 100 rounds (uncore.soak=1), `make check` 3.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=nhmex_lib.sh
 . /tests/nhmex/nhmex_lib.sh
 
@@ -53,8 +53,8 @@ while [ $R -le "$ROUNDS" ]; do
 	pmu_list | cmp -s - /tmp/t97l.pmus || fail "pmus $(npmus), not the first round's $(wc -l </tmp/t97l.pmus)"
 	[ "$(sim_state | grep -c 'counting=1')" = 0 ] || fail "counters counting before any event"
 	# shellcheck disable=SC2046 # one word per event
-	/tests/soakstat count $(cut -d' ' -f1 /tmp/t97l.events) -- \
-		sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	/tests/bin/soakstat count $(cut -d' ' -f1 /tmp/t97l.events) -- \
+		sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 			PKGS='$PKGS' R=$R; . /tmp/t97l.sh" >/tmp/t97l.out ||
 		fail "soakstat: $(cat /tmp/t97l.out)"
 	for p in $PKGS; do

@@ -2,10 +2,10 @@
 # make demo PART=p4mp: a two-socket 64-bit Xeon MP with L3 (NetBurst) as
 # the simulator models it, perf counting on its iFSB/L3 units, and numbers
 # a person can check. run-guest.sh has loaded uncore_sim and uncore_pmu.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=p4mp_lib.sh
 . /tests/p4mp/p4mp_lib.sh
 
@@ -25,7 +25,7 @@ echo "While perf counts, the command injects 1000 IBUSQ events on package 0, 200
 echo "package 1 (counter 0), 70 ISNPQ events on package 1 (counter 1), and 2^33 + 5"
 echo "latency cycles on package 0 (CNTR7 is 64 bits wide):"
 run perf stat -a --per-socket -e uncore_ibusq/qual=0x3/,uncore_isnpq/qual=0x1/,uncore_isnpq/qual=0x2/,uncore_ibusq_lat/ibusq_latency/ -- \
-	sh -c ". /tests/lib.sh
+	sh -c ". /tests/lib/lib.sh
 	       sim_inject 'pkg=0 box=ibusq idx=0 count=1000'
 	       sim_inject 'pkg=1 box=ibusq idx=0 count=2000'
 	       sim_inject 'pkg=1 box=isnpq idx=1 count=70'
@@ -35,7 +35,7 @@ say "32-bit counters, 64-bit counts: 3 s at 3.8e9 events a second"
 echo "The simulator's counter runs at the fastest rate the driver allows for (one a"
 echo "clock at 3.8 GHz): it wraps every 1.13 s, and the driver reads it every 0.56 s."
 run perf stat -a --per-socket -e uncore_efsb/qual=0x1/ -- \
-	sh -c ". /tests/lib.sh; sim_inject 'pkg=0 box=efsb idx=0 rate=3800000000'; sleep 3; sim_inject 'pkg=0 box=efsb idx=0 rate=0'"
+	sh -c ". /tests/lib/lib.sh; sim_inject 'pkg=0 box=efsb idx=0 rate=3800000000'; sleep 3; sim_inject 'pkg=0 box=efsb idx=0 rate=0'"
 echo "The simulator's own total for that counter: $(p4_field 0 "$(msr_of efsb 0)" total)"
 
 say "What the driver refuses"

@@ -4,10 +4,10 @@
 # counter of every unit on every package, the control half written as
 # given and nothing else, the 64-bit latency counter, and bad input with
 # the errno perf conventions give it.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=p4mp_lib.sh
 . /tests/p4mp/p4mp_lib.sh
 
@@ -52,7 +52,7 @@ events="$events,uncore_ibusq_lat/ibusq_latency,name=lat/"
 for p in $PKGS; do
 	cmds="$cmds inject 'pkg=$p box=lat idx=0 count=$(( (1 << 33) + 7 + p ))';"
 done
-pstat "$out" -a -A -e "$events" -- sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh; $cmds cat $SIM/state > /tmp/during"
+pstat "$out" -a -A -e "$events" -- sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; $cmds cat $SIM/state > /tmp/during"
 for u in $UNITS; do
 	for p in $PKGS; do
 		for i in 0 1; do
@@ -79,8 +79,8 @@ for p in $PKGS; do
 	is "$(p4_stat "$p" faults)" 0 "package $p: no access to a missing MSR"
 done
 
-# Bad input, straight through perf_event_open (tests/vm/badinput.c).
-/tests/badinput p4mp
+# Bad input, straight through perf_event_open (tests/vm/bin/badinput.c).
+/tests/bin/badinput p4mp
 
 # perf's own view of the same refusals.
 ok "refused uncore_ibusq/qual=0/" "perf: qual=0 refused"

@@ -6,10 +6,10 @@
 # across wraps in real time, at a period under a second. Then the latency
 # counter's enable bit in both of the digest's readings, and unloading
 # with events open.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=p4mp_lib.sh
 . /tests/p4mp/p4mp_lib.sh
 
@@ -19,7 +19,7 @@ out=/tmp/stat.csv
 RATE=3800000000
 WRAP=4294967296
 
-# wraps UNIT IDX STEPS STEP_NS NAME: count with /tests/wrapcount while the
+# wraps UNIT IDX STEPS STEP_NS NAME: count with /tests/bin/wrapcount while the
 # frozen sim clock moves on in steps, the counter in rate mode; the count
 # must be the simulator's unwrapped total, exactly.
 wraps() {
@@ -27,7 +27,7 @@ wraps() {
 	echo freeze >$SIM/clock
 	_t0=$(p4_field 0 "$_m" total)
 	sim_inject "pkg=0 box=$1 idx=$2 rate=$RATE" || return 1
-	_c=$(/tests/wrapcount "uncore_$1" 0x1 "$3" "$4" | sed -n 's/^count=//p')
+	_c=$(/tests/bin/wrapcount "uncore_$1" 0x1 "$3" "$4" | sed -n 's/^count=//p')
 	sim_inject "pkg=0 box=$1 idx=$2 rate=0"
 	echo run >$SIM/clock
 	_t=$(( $(p4_field 0 "$_m" total) - _t0 ))
@@ -46,7 +46,7 @@ wraps isnpq 0 1000 1130000000 "1000 reads, each just under a wrap apart" 260
 m=$(msr_of efsb 1)
 t0=$(p4_field 1 "$m" total)
 pstat "$out" -a -e uncore_efsb/qual=0x5,name=e0/,uncore_efsb/qual=0x5,name=e1/ -- sh -c \
-	". /tests/lib.sh; sim_inject 'pkg=1 box=efsb idx=1 rate=1000000000'; sleep 10;
+	". /tests/lib/lib.sh; sim_inject 'pkg=1 box=efsb idx=1 rate=1000000000'; sleep 10;
 	 grep '^uncore_efsb 1 ' /sys/kernel/debug/uncore_pmu/boxes > /tmp/box; sim_inject 'pkg=1 box=efsb idx=1 rate=0'"
 t=$(( $(p4_field 1 "$m" total) - t0 ))
 ok "[ $t -gt $((2 * WRAP)) ]" "efsb counter 1 wrapped twice in 10 s ($t)"
@@ -63,7 +63,7 @@ lat_try() { # SIM_BIT DRIVER_BIT WANT NAME
 	insmod "$MODDIR/uncore_sim.ko" p4mp_lat_bit="$1" || return 1
 	insmod "$MODDIR/uncore_pmu.ko" p4mp_latency_enable_bit="$2" || return 1
 	pstat "$out" -a -e uncore_ibusq_lat/ibusq_latency,name=lat/ -- sh -c \
-		". /tests/lib.sh; sim_inject 'pkg=0 box=lat idx=0 count=100'; cat $SIM/state > /tmp/during"
+		". /tests/lib/lib.sh; sim_inject 'pkg=0 box=lat idx=0 count=100'; cat $SIM/state > /tmp/during"
 	is "$(val_total "$out" lat)" "$3" "$4"
 	is "$(p4_field 0 "$(msr_of ctl6 0)" val /tmp/during)" "$(printf '0x%016x' $((1 << $2)))" \
 		"driver bit $2: CTL6 holds that bit alone while counting"

@@ -4,10 +4,10 @@
 # period that the count has passed, exactly, on a qual unit and on the
 # latency pair. Then the reading CPU goes offline: its HT sibling, which
 # shares the registers, reads on, and no count is lost or doubled.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=p4mp_lib.sh
 . /tests/p4mp/p4mp_lib.sh
 
@@ -26,7 +26,7 @@ timer_try() { # NAME PMU EVENT-TERMS SIMBOX
 	b="pkg=0 box=$4 idx=0"
 	s0=$(box_stat "$2" 4)
 	if perf record -q -a -o $DATA -c 1000 -e "$2/$3,name=$1/" -- \
-		taskset -c "$CPU0" sh -c ". /tests/lib.sh; . /tests/uncore_lib.sh
+		taskset -c "$CPU0" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
 			sim_inject '$b count=3500' && sim_inject '$b count=1' && sim_inject '$b count=2499' &&
 			until_true '[ \$(box_stat $2 4) -ge $((s0 + 6)) ]'" \
 		>/dev/null 2>/tmp/rec.err; then
@@ -43,7 +43,7 @@ timer_try lat uncore_ibusq_lat ibusq_latency lat
 # counts: the sibling reads on (cpumask follows), then the first CPU again.
 c1=$FIRST_1
 pstat "$out" -a -e uncore_isnpq/qual=0x10,name=sn/ -- sh -c \
-	". /tests/lib.sh; sim_inject 'pkg=1 box=isnpq idx=0 count=100' &&
+	". /tests/lib/lib.sh; sim_inject 'pkg=1 box=isnpq idx=0 count=100' &&
 	 echo 0 > /sys/devices/system/cpu/cpu$c1/online &&
 	 cat $PMUS/uncore_isnpq/cpumask > /tmp/mask_off &&
 	 sim_inject 'pkg=1 box=isnpq idx=0 count=200' &&

@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeout: 300
-# Faults and other agents on the NetBurst Xeon MP (tests/vm/t_65_faults.sh
+# Faults and other agents on the NetBurst Xeon MP (tests/vm/bdx/t_65_faults.sh
 # has every kind on Broadwell). An MSR fault: the MSR of the IBUSQ unit's
 # counter 0, which holds both the counter and its control half, raises #GP
 # for a while, an ISNPQ event counts beside it (uncore_lib.sh,
@@ -8,10 +8,10 @@
 # read. Another agent: its write is not detected on this part
 # (Documentation/uncore_pmu.rst, "Faults and other agents"), and this
 # pins down what perf shows then.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=p4mp_lib.sh
 . /tests/p4mp/p4mp_lib.sh
 
@@ -36,7 +36,7 @@ mark="t_65 foreign $(date +%s%N)"
 echo "uncore-test: $mark" >/dev/kmsg
 said() { dmesg | sed -n "/$mark\$/,\$p" | grep -c "$1"; }
 cat >/tmp/foreign.sh <<'EOF'
-. /tests/lib.sh; . /tests/uncore_lib.sh; . /tests/p4mp/p4mp_lib.sh
+. /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/p4mp/p4mp_lib.sh
 # reads: the driver's MSR reads of the IBUSQ unit on package 0.
 reads() { awk '$1 == "uncore_ibusq" && $2 == 0 { print $3 }' /sys/kernel/debug/uncore_pmu/access; }
 # Both MSRs of each unit: the one the event does not hold drops them.

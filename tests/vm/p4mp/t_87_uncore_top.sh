@@ -6,14 +6,14 @@
 # iBUSQ, iSNPQ and EFSB occurrences it must not count, land in one
 # interval each: every count and rate it prints and writes is compared
 # exactly (uncore_top_lib.sh). Then what it says to another part's view.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 # shellcheck source=p4mp_lib.sh
 . /tests/p4mp/p4mp_lib.sh
-# shellcheck source=../uncore_top_lib.sh
-. /tests/uncore_top_lib.sh
+# shellcheck source=../lib/uncore_top_lib.sh
+. /tests/lib/uncore_top_lib.sh
 
 load_modules || exit 1
 p4_topo

@@ -1,13 +1,13 @@
 #!/bin/sh
-# Parts the driver must not bind (tools/vm/parts.sh): family 0Fh model 04h
+# Parts the driver must not bind (tools/vm/parts.tsv): family 0Fh model 04h
 # without an L3 (p4mp-nol3: a Pentium 4 or Xeon DP, which has none of the
 # Xeon MP's L3 counters) and family 0Fh model 06h (xeon7100: other L3
 # counters at the same MSRs). Loading says why and registers no PMU; the
 # simulator, which has no model of either, refuses to load too.
-# shellcheck source=../lib.sh
-. /tests/lib.sh
-# shellcheck source=../uncore_lib.sh
-. /tests/uncore_lib.sh
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
 
 part=$(sed -n 's/.*uncore\.part=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 case $part in

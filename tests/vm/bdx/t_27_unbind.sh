@@ -1,0 +1,93 @@
+#!/bin/sh
+# PCI boxes come and go with their devices: unbinding a box with live
+# events stops them with the counts they had; the pmu goes with its last
+# box when no event is open on it, and comes back with a box.
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
+
+load_modules || exit 1
+topo_init
+out=/tmp/stat.csv
+DRV=/sys/bus/pci/drivers/uncore_pmu
+npkgs=$(echo "$PKGS" | wc -w)
+set -- "$DRV"/*:14.0
+dom=${1##*/}
+dom=${dom%%:*}
+# iMC0 channel 0 (D20:F0) of package $1; the simulator gives package p
+# bus 0xff - p * (256 / packages).
+imc0_dev() { printf '%s:%02x:14.0' "$dom" $((0xff - $1 * (256 / npkgs))); }
+# The packages with the channel, and the cpumask listing all of them but $1.
+imc0_pkgs=""
+for p in $PKGS; do has_imc "$p" 0 && imc0_pkgs="$imc0_pkgs $p"; done
+mask_without() {
+	m=""
+	for p in $imc0_pkgs; do
+		[ "$p" = "$1" ] || m="$m${m:+,}$(first_cpu "$p")"
+	done
+	echo "$m"
+}
+unbind_all() { for p in $imc0_pkgs; do imc0_dev "$p" > $DRV/unbind; done; }
+bind_all() { for p in $imc0_pkgs; do imc0_dev "$p" > $DRV/bind; done; }
+all_devs=""
+for p in $imc0_pkgs; do all_devs="$all_devs $(imc0_dev "$p")"; done
+d0=$(imc0_dev 0) d1=$(imc0_dev 1)
+c0=$(first_cpu 0) c1=$(first_cpu 1)
+ok "has_imc 0 0 && has_imc 1 0 && [ -e $DRV/$d0 ] && [ -e $DRV/$d1 ]" "iMC0 channel 0 of packages 0 and 1 bound ($d0, $d1)"
+
+# share CPU: the share of the time the event "cas" ran on CPU (perf stat
+# -x, prints it after the count's unit, event and running time).
+share() { awk -F, -v c="CPU$1" '$1 == c && $4 == "cas" { print int($6) }' "$out"; }
+
+# Unbind package 0's box while its event counts; package 1 goes on. The
+# event is taken off the hardware: unscaled, it shows the count it had and
+# that it ran part of the time (perf stat would scale it by that share).
+pstat "$out" --no-scale -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib/lib.sh
+	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=100'
+	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=30'
+	echo $d0 > $DRV/unbind
+	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=50'
+	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=40'"
+is "$(val_cpu "$out" "$c0" cas)" 100 "unbound box: its event kept the count it had"
+is "$(val_cpu "$out" "$c1" cas)" 70 "the other package's box counted on"
+ok "[ '$(share "$c0")' -lt 100 ] && [ '$(share "$c1")' -eq 100 ]" \
+	"the unbound box's event stopped running ($(share "$c0")% of the time), the other ran all along"
+is "$(cat $PMUS/uncore_imc_0/cpumask)" "$(mask_without 0)" "uncore_imc_0 no longer lists package 0"
+
+echo "$d0" > $DRV/bind
+is "$(cat $PMUS/uncore_imc_0/cpumask)" "$(mask_without none)" "rebound: uncore_imc_0 on every package with the channel again"
+pstat "$out" -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib/lib.sh
+	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=11'
+	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=22'"
+is "$(val_cpu "$out" "$c0" cas) $(val_cpu "$out" "$c1" cas)" "11 22" "rebound box counts exactly"
+
+# No event open: the pmu goes with its last box and returns with a box.
+unbind_all
+ok "[ ! -e $PMUS/uncore_imc_0 ]" "uncore_imc_0 unregistered with its last box"
+echo "$d1" > $DRV/bind
+is "$(cat $PMUS/uncore_imc_0/cpumask 2>/dev/null)" "$c1" "uncore_imc_0 registered again with one box"
+echo "$d1" > $DRV/unbind
+bind_all
+
+# The last box leaves under a live event: counts stay, nothing crashes; the
+# pmu stays registered, boxless, until a box returns (perf 6.1 cannot drop
+# a pmu under open events), and refuses new events meanwhile.
+pstat "$out" --no-scale -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib/lib.sh
+	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=5'
+	sim_inject 'pkg=1 box=imc idx=0 event=0x04 umask=0x01 count=6'
+	for d in $all_devs; do echo \$d > $DRV/unbind; done
+	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=50'"
+is "$(val_cpu "$out" "$c0" cas) $(val_cpu "$out" "$c1" cas)" "5 6" "every box removed under live events: counts kept"
+ok "refused uncore_imc_0/event=0x04,umask=0x03/" "a boxless pmu refuses new events"
+bind_all
+pstat "$out" -a -A -e 'uncore_imc_0/event=0x04,umask=0x03,name=cas/' -- sh -c ". /tests/lib/lib.sh
+	sim_inject 'pkg=0 box=imc idx=0 event=0x04 umask=0x01 count=7'"
+is "$(val_cpu "$out" "$c0" cas)" 7 "boxes back: the same pmu counts again"
+
+# Removing the device (not just unbinding) takes the same path.
+echo 1 > "/sys/bus/pci/devices/$d1/remove"
+is "$(cat $PMUS/uncore_imc_0/cpumask)" "$(mask_without 1)" "removed device: its box is gone"
+is "$(sim_violations)" 0 "no reserved-bit writes"
+
+unload_modules

@@ -1,0 +1,64 @@
+#!/bin/sh
+# timeout: 300
+# The PMI protocol against NMIs that are not ours (Documentation/
+# uncore_pmu.rst, "The PMI protocol"). GLOBAL_STATUS is set when an
+# overflow message arrives; the freeze and its PMI come later. An NMI that
+# lands on the reading CPU in between (here the backtrace NMI of sysrq l,
+# elsewhere perf's cycles or the NMI watchdog) finds the status and has it
+# handled early; the PMI that follows must still end the freeze, or every
+# counter of the package stops for good. freeze_delay_ns holds the freeze
+# back for a second so the unrelated NMI surely comes first.
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
+
+load_modules || exit 1
+topo_init
+DATA=/tmp/perf.data
+CPU0=$(first_cpu 0)
+imc="pkg=0 box=imc idx=0 event=0x04 umask=0x01"
+cbo=$(lowest_box cbox has_cbo 24) || { echo "not ok - package 0 has a CBo"; exit 1; }
+
+# sim_global KEY: a field of package 0's "global" line in the sim's state.
+sim_global() { sim_state | sed -n "s/^pkg0 global .* $1=\([0-9a-fx]*\).*/\1/p"; }
+sim_stat0() { sim_state | sed -n "s/^pkg0 stats .* $1=\([0-9]*\).*/\1/p"; }
+
+# A CPU other than the reading one sends the backtrace NMIs: the sender
+# dumps its own stack without one.
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${c##*cpu}
+	[ "$n" != "$CPU0" ] && [ "$(cat "$c/online" 2>/dev/null || echo 1)" = 1 ] && { OTHER=$n; break; }
+done
+
+drops0=$(sim_stat0 frozen_drops)
+nmi0=$(pmi_stat 3)
+owed0=$(pmi_stat 6)
+# A second, or more in a slow guest; the parameter is a uint (at most 4 s).
+delay_s=$((UNCORE_TIMEOUT_SCALE > 4 ? 4 : UNCORE_TIMEOUT_SCALE))
+echo $((delay_s * 1000000000)) >"$SIMPARAM/freeze_delay_ns"
+# The workload: an overflow of iMC 0, then a backtrace NMI on every CPU
+# while its freeze is pending, then time for the freeze and its PMI.
+expect_kernel_report_begin
+perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
+	taskset -c "$OTHER" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
+		sim_inject '$imc count=1000' || exit 1
+		echo l >/proc/sysrq-trigger
+		sim_state | sed -n 's/^pkg0 global .* freeze_pending=\([01]\).*/\1/p' >/tmp/pending
+		sleep $((delay_s + 1))
+		sim_settle 0" >/dev/null 2>/tmp/rec.err
+rc=$?
+expect_kernel_report_end
+echo 1000 >"$SIMPARAM/freeze_delay_ns"
+is "$(cat /tmp/pending)" 1 "every CPU took the backtrace NMI while the overflow's freeze was pending"
+is "$rc" 0 "package 0 settled after the unrelated NMI and the late PMI"
+is "$(sim_global frozen) $(sim_global status)" "0 0x000000000" "package 0 is not left frozen"
+is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 "1000 events at period 1000: one sample"
+is "$(( $(pmi_stat 3) - nmi0 )) $(( $(pmi_stat 6) - owed0 ))" "1 1" \
+	"the backtrace NMI claimed the status, the PMI after it was taken as owed"
+ok "! dmesg | grep -q 'NMI received for unknown reason'" "no unknown NMI"
+
+# Every counter of the package counts again: a CBo event, 500 injected.
+cbo_counts_500 "$cbo" "$CPU0"
+is "$(( $(sim_stat0 frozen_drops) - drops0 ))" 0 "no event dropped by a freeze"
+unload_modules

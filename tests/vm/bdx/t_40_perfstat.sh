@@ -1,0 +1,81 @@
+#!/bin/sh
+# perf stat modes: groups, -I intervals, --per-socket, merged uncore_cbox
+# aliases, multiplexing with more events than counters, and the shared CBo
+# filter arbitrated instead of clobbered.
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
+
+load_modules || exit 1
+topo_init
+out=/tmp/stat.csv
+c0=$(first_cpu 0)
+
+# A group filling all four counters, with a counter-0-only occupancy event;
+# simulated time frozen so the clockticks member is exact too.
+echo freeze > "$SIM"/clock
+pstat $out -a -A -e '{uncore_cbox_3/event=0x35,umask=0x8,name=g0/,uncore_cbox_3/event=0x34,umask=0x11,filter_state=0x1,name=g1/,uncore_cbox_3/event=0x36,umask=0x8,name=g2/,uncore_cbox_3/event=0x0,name=g3/}' \
+	-- sh -c ". /tests/lib/lib.sh;
+		sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x08 count=11';
+		sim_inject 'pkg=0 box=cbox idx=3 event=0x34 umask=0x11 state=0x1 count=22';
+		sim_inject 'pkg=0 box=cbox idx=3 event=0x36 umask=0x08 count=10 inc=5';
+		echo 'advance 1000' > /sys/kernel/debug/uncore_sim/clock"
+echo run > "$SIM"/clock
+is "$(val_cpu "$out" "$c0" g0)" 11 "group: TOR_INSERTS"
+is "$(val_cpu "$out" "$c0" g1)" 22 "group: LLC_LOOKUP with state"
+is "$(val_cpu "$out" "$c0" g2)" 50 "group: TOR_OCCUPANCY (counter 0) adds occupancy per cycle"
+is "$(val_cpu "$out" "$c0" g3)" $(($(cat "$SIMPARAM"/uclk_khz) / 1000)) "group: clockticks over 1 us of frozen time"
+
+# Intervals sum to the total.
+pstat "$out" -a -I 100 -e 'uncore_cbox_0/event=0x35,umask=0x8,name=iv/' -- \
+	sh -c ". /tests/lib/lib.sh; sim_inject 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08 count=100'; sleep 0.3;
+	       sim_inject 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08 count=200'; sleep 0.3"
+is "$(val_intervals "$out" iv)" 300 "perf stat -I 100: intervals sum to the injected total"
+
+# --per-socket.
+pstat "$out" -a --per-socket -e 'uncore_cbox_3/event=0x35,umask=0x8,name=ps/' -- \
+	sh -c ". /tests/lib/lib.sh; sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x08 count=111';
+	       sim_inject 'pkg=1 box=cbox idx=3 event=0x35 umask=0x08 count=222'"
+is "$(val_socket "$out" 0 ps)" 111 "--per-socket: socket 0"
+is "$(val_socket "$out" 1 ps)" 222 "--per-socket: socket 1"
+
+# uncore_cbox/.../ expands to every CBo PMU and merges them.
+want=0 cmds=""
+n=0
+while [ $n -lt 24 ]; do
+	for p in $PKGS; do
+		has_cbo "$p" $n || continue
+		cmds="$cmds sim_inject 'pkg=$p box=cbox idx=$n event=0x35 umask=0x08 count=$((n + 1))';"
+		want=$((want + n + 1))
+	done
+	n=$((n + 1))
+done
+pstat "$out" -a -e 'uncore_cbox/event=0x35,umask=0x8,name=merged/' -- sh -c ". /tests/lib/lib.sh; $cmds"
+is "$(val_total "$out" merged)" $want "uncore_cbox/.../ merged over every CBo of every package"
+
+# Five events, four counters: perf multiplexes; every event gets time and
+# none ran all the time.
+pstat "$out" -a -A -e 'uncore_cbox_3/event=0x35,umask=0x8,name=m0/,uncore_cbox_3/event=0x35,umask=0x4,name=m1/,uncore_cbox_3/event=0x35,umask=0x10,name=m2/,uncore_cbox_3/event=0x35,umask=0x20,name=m3/,uncore_cbox_3/event=0x35,umask=0x2,name=m4/' -- sleep 0.5
+for m in m0 m1 m2 m3 m4; do
+	pct=$(awk -F, -v c="CPU$c0" -v n=$m '$1 == c && $4 == n { print int($6) }' "$out")
+	ok "[ '${pct:-0}' -gt 0 ] && [ '${pct:-100}' -lt 100 ]" "multiplexing: $m ran part of the time (${pct:-?}%)"
+done
+
+# Two events needing different opcode matches on one CBo: each runs only
+# with its own filter value. Opcode 0x182 comes in thousands, 0x180 in ones,
+# so a count that mixed them would not be a multiple of 1000 or would
+# exceed 20.
+pstat "$out" -a -A --no-scale -e 'uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x182,name=fa/,uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x180,name=fb/' -- \
+	sh -c ". /tests/lib/lib.sh; i=0; while [ \$i -lt 20 ]; do
+		sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x01 opc=0x182 count=1000';
+		sim_inject 'pkg=0 box=cbox idx=3 event=0x35 umask=0x01 opc=0x180 count=1';
+		sleep 0.02; i=\$((i + 1)); done"
+fa=$(val_cpu "$out" "$c0" fa)
+fb=$(val_cpu "$out" "$c0" fb)
+diag "filter arbitration: fa=$fa fb=$fb"
+ok "[ $((fa % 1000)) = 0 ] && [ $fa -le 20000 ]" "opcode 0x182 event counted only 0x182 requests ($fa)"
+ok "[ $fb -le 20 ]" "opcode 0x180 event counted only 0x180 requests ($fb)"
+ok "[ $((fa + fb)) -gt 0 ]" "filter-sharing events were both scheduled at some point"
+
+unload_modules
