@@ -2,16 +2,20 @@
 # Host entry points. The module sources are described in Kbuild; everything
 # that needs a VM, the test kernel or Debian packages lives in tools/.
 
-# KVER as given, before the default below: KDIR's default depends on it.
+# KVER and KDIR as given, before the defaults below: KDIR's default
+# depends on KVER, and `make` says when it chose KDIR itself.
 KVER_GIVEN := $(KVER)
+KDIR_GIVEN := $(KDIR)
+RUNNING_KDIR := $(wildcard /lib/modules/$(shell uname -r)/build)
 
 # The build tree of KVER if given, else the headers of the running kernel
-# if installed, else the newest Debian ones of the stock flavour (N-amd64,
-# not N-rt-amd64): the build machine may run a kernel without headers (any
-# uname -r).
-KDIR ?= $(if $(KVER_GIVEN),/lib/modules/$(KVER_GIVEN)/build, \
-	$(or $(wildcard /lib/modules/$(shell uname -r)/build), \
-	$(shell ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -n1)))
+# if installed, else the newest Debian ones of the stock flavour (6.1.0-N-amd64,
+# 6.12.N+debN-amd64; not -rt-amd64 or -cloud-amd64): the build machine may
+# run a kernel without headers (any uname -r), and then `make` says which
+# it picked.
+KDIR ?= $(strip $(if $(KVER_GIVEN),/lib/modules/$(KVER_GIVEN)/build, \
+	$(or $(RUNNING_KDIR), \
+	$(shell ls -d /usr/src/linux-headers-*[0-9]-amd64 2>/dev/null | sort -V | tail -n1))))
 
 # The release KDIR builds for (its uname -r), from utsrelease.h: Debian's
 # header packages give `make kernelrelease` the upstream version instead.
@@ -34,12 +38,15 @@ CONF_FILES := modprobe.d/uncore-pmu-replaces-intel-uncore.conf \
 	      modules-load.d/uncore-pmu.conf
 
 .PHONY: all modules clean demo check soak bench lint deps fuzz install \
-	uninstall dkms-src deb
+	uninstall dkms-src deb probes
 
 all: modules
 
 modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers: set KDIR or run 'make deps'" >&2; exit 1; }
+	@if [ -z "$(KDIR_GIVEN)$(KVER_GIVEN)$(RUNNING_KDIR)" ]; then \
+		echo "no headers for the running kernel ($$(uname -r)): building for $(KVER) ($(KDIR)); KDIR= or KVER= to choose" >&2; \
+	fi
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # A module built for another kernel than KVER would never load there.
@@ -124,6 +131,13 @@ bench:
 
 lint:
 	tools/lint.sh
+
+# `make probes`: what KDIR's kernel has of what perf_compat.h asks about
+# (drivers/uncore/core/probes/), built in a scratch copy, nothing else.
+probes:
+	@test -n "$(KDIR)" || { echo "no kernel headers: set KDIR or run 'make deps'" >&2; exit 1; }
+	@tmp=$$(mktemp -d) && cp $(CURDIR)/drivers/uncore/core/probes/* $$tmp/ && \
+	$(MAKE) -s -C $(KDIR) M=$$tmp modules; rc=$$?; rm -rf $$tmp; exit $$rc
 
 clean:
 	@if [ -n "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

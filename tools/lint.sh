@@ -1,7 +1,9 @@
 #!/bin/bash
 # `make lint`: checkpatch (strict) on our C sources, sparse and W=1 on the
-# modules against the stock headers, shellcheck on the harness. Exits
-# non-zero on any finding, so it can gate a commit.
+# modules against the headers of every kernel series the driver builds for
+# (Debian's 6.1 and 6.12, stock and PREEMPT_RT), what the compat probes
+# find there, shellcheck on the harness. Exits non-zero on any finding, so
+# it can gate a commit.
 set -euo pipefail
 # shellcheck source=vm/common.sh
 . "$(dirname "$0")/vm/common.sh"
@@ -37,12 +39,37 @@ lint_build() {
 	if grep -qE '(warning|error):' <<<"$out"; then finding "compiler or sparse warnings ($1 ${3:-})"; fi
 }
 
-# The modules against the stock headers; the KUnit suites need a kernel with
+# What drivers/uncore/core/probes/ must find in each series (a probe that
+# fails to compile for another reason would pick the fallback silently):
+# 6.2's context rewrite took ->filter_match and gave events ->pmu_ctx.
+declare -A SERIES_PROBES=(
+	[6.1]="pmu_filter_match"
+	[6.12]="perf_event_pmu_ctx"
+)
+
+# lint_probes KDIR SERIES: `make probes` against KDIR finds what SERIES has.
+lint_probes() {
+	local got
+	got=$(make -s -C "$REPO" probes KDIR="$1" | sed -n 's/^probes: \([^(]*\) (of .*/\1/p')
+	got=$(xargs <<<"$got")
+	[ "$got" = "${SERIES_PROBES[$2]}" ] ||
+		finding "probes against $1: '$got', want '${SERIES_PROBES[$2]}' (Linux $2)"
+}
+
+# The modules against each series' headers (the newest installed of each:
+# tools/setup-deps.sh installs them); the KUnit suites need a kernel with
 # KUnit, so they are checked only if the debug kernel is already built.
 run_sparse_w1() {
-	local kdir
-	rm -rf "$BUILD/lint" "$BUILD/lint-debug"
-	lint_build lint "/usr/src/linux-headers-$(stock_version)"
+	local kdir series flavour v
+	rm -rf "$BUILD/lint" "$BUILD"/lint-*
+	for series in 6.1 6.12; do
+		for flavour in amd64 rt-amd64; do
+			v=$(newest_headers "$series" "$flavour") ||
+				{ finding "no $series $flavour headers (tools/setup-deps.sh)"; continue; }
+			lint_build "lint-$v" "/usr/src/linux-headers-$v"
+			lint_probes "/usr/src/linux-headers-$v" "$series"
+		done
+	done
 	compgen -G "$REPO/tests/kunit/*_test.c" >/dev/null || return 0
 	if kdir=$("$REPO/tools/vm/build-kernel.sh" --if-built); then
 		lint_build lint-debug "$kdir"

@@ -8,6 +8,9 @@ set -euo pipefail
 
 pkgs=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	# The second kernel series the driver builds for (make lint builds
+	# against both, stock and PREEMPT_RT): bookworm's 6.12.
+	linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
 	busybox-static linux-perf sparse
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 	xz-utils rsync perl gzip shellcheck

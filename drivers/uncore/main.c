@@ -11,7 +11,6 @@
 #include <linux/pci.h>
 #include <linux/topology.h>
 #include <asm/cpu_device_id.h>
-#include <asm/intel-family.h>
 
 #include "uncore.h"
 #include "bdx/bdx.h"
@@ -21,15 +20,22 @@
 
 int uncore_max_pkgs;
 
-/* A CPU model here is a candidate; the platform's probe has the last word. */
+/*
+ * A CPU model here is a candidate; the platform's probe has the last word.
+ * Models by number (DisplayFamily_DisplayModel, SDM Vol. 4 Table 2-1), as
+ * every kernel this builds for spells them: Linux 6.10 renamed the
+ * INTEL_FAM6_* constants and 6.12 dropped X86_MATCH_INTEL_FAM6_MODEL().
+ */
 static const struct x86_cpu_id uncore_cpu_ids[] = {
-	X86_MATCH_INTEL_FAM6_MODEL(BROADWELL_X, &bdx_platform),
-	X86_MATCH_INTEL_FAM6_MODEL(NEHALEM_EX, &nhmex_platform),
+	/* 06_4FH: Xeon E5 v4, E7 v4 (Broadwell-EP/EX). */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 0x4f, &bdx_platform),
+	/* 06_2EH: Xeon 7500 (Nehalem-EX). */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 0x2e, &nhmex_platform),
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 3, &p4mp_platform),
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 4, &p4mp_platform),
-	/* Named only to say why they are refused. */
+	/* Named only to say why they are refused: 0F_06H, 06_1DH (7400). */
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 6, &p4mp_other_platform),
-	X86_MATCH_INTEL_FAM6_MODEL(CORE2_DUNNINGTON, &p4mp_other_platform),
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 0x1d, &p4mp_other_platform),
 	X86_MATCH_VENDOR_FAM(AMD, 0xf, &k8_platform),
 	{ }
 };

@@ -22,6 +22,20 @@ newest_kernel() {
 	echo "$best"
 }
 
+# newest_headers SERIES FLAVOUR: the newest Debian headers tree of kernel
+# series SERIES (6.1: 6.1.0-N-FLAVOUR; 6.12: 6.12.N+debN-FLAVOUR), the
+# flavour exactly (amd64 or rt-amd64), or a non-zero status if none.
+newest_headers() {
+	local re
+	case $1 in
+	6.1) re="6\.1\.0-[0-9]+-$2" ;;
+	*) re="${1//./\\.}\.[0-9]+\+deb[0-9]+-$2" ;;
+	esac
+	find /usr/src -maxdepth 1 -regextype posix-extended \
+		-regex "/usr/src/linux-headers-$re" -printf '%f\n' |
+		sed 's/^linux-headers-//' | sort -V | tail -n1 | grep .
+}
+
 # The stock Debian kernel, and its PREEMPT_RT build (tools/setup-deps.sh
 # installs the one of the stock kernel's ABI).
 stock_version() { newest_kernel amd64; }

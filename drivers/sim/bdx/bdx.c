@@ -19,7 +19,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/processor.h>
-#include <asm/intel-family.h>
 
 #include "sim.h"
 #include "bdx.h"
@@ -272,7 +271,7 @@ static bool sim_bdx_match(void)
 {
 	return boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
 	       boot_cpu_data.x86 == 6 &&
-	       boot_cpu_data.x86_model == INTEL_FAM6_BROADWELL_X;
+	       boot_cpu_data.x86_model == 0x4f;
 }
 
 /* ---- faults that name a box ("gone", "stop"; fault.c) -------------------- */

@@ -22,8 +22,9 @@
 #include <linux/numa.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
 #include <asm/pci.h>
-#include <asm/unaligned.h>
 
 #include "sim.h"
 #include "bdx.h"
@@ -165,6 +166,27 @@ static int sim_pci_model(struct sim_pci_host *host, struct sim_pci_fn *fn,
 	return ret;
 }
 
+/*
+ * The header's little-endian fields, @size bytes at @where (config space
+ * is little-endian, PCI 3.0 6.1). Copied byte-wise: a 2-byte field may sit
+ * at any even offset, and <asm/unaligned.h> became <linux/unaligned.h> in
+ * Linux 6.12, with no header of the same name in both.
+ */
+static u32 sim_cfg_get(const u8 *cfg, int where, int size)
+{
+	__le32 v = 0;
+
+	memcpy(&v, &cfg[where], size);
+	return le32_to_cpu(v);
+}
+
+static void sim_cfg_put(u8 *cfg, int where, int size, u32 val)
+{
+	__le32 v = cpu_to_le32(val);
+
+	memcpy(&cfg[where], &v, size);
+}
+
 /* A "gone" fault (fault.c) on the box behind @fn, if there is one. */
 static bool sim_pci_gone(struct pci_bus *bus, const struct sim_pci_fn *fn)
 {
@@ -204,17 +226,7 @@ static int sim_pci_read(struct pci_bus *bus, unsigned int devfn, int where,
 		*val = 0;
 		return PCIBIOS_SUCCESSFUL;
 	}
-	switch (size) {
-	case 1:
-		*val = fn->hdr[where];
-		break;
-	case 2:
-		*val = get_unaligned_le16(&fn->hdr[where]);
-		break;
-	default:
-		*val = get_unaligned_le32(&fn->hdr[where]);
-		break;
-	}
+	*val = sim_cfg_get(fn->hdr, where, size);
 	return PCIBIOS_SUCCESSFUL;
 }
 
@@ -247,16 +259,16 @@ static struct sim_pci_fn *sim_pci_fn_add(struct sim_pci_host *host,
 	u8 *cfg = fn->hdr;
 
 	fn->devfn = devfn;
-	put_unaligned_le16(PCI_VENDOR_ID_INTEL, &cfg[PCI_VENDOR_ID]);
-	put_unaligned_le16(device, &cfg[PCI_DEVICE_ID]);
-	put_unaligned_le16(PCI_STATUS_CAP_LIST, &cfg[PCI_STATUS]);
-	put_unaligned_le32(SIM_PCI_CLASS << 8, &cfg[PCI_CLASS_REVISION]);
+	sim_cfg_put(cfg, PCI_VENDOR_ID, 2, PCI_VENDOR_ID_INTEL);
+	sim_cfg_put(cfg, PCI_DEVICE_ID, 2, device);
+	sim_cfg_put(cfg, PCI_STATUS, 2, PCI_STATUS_CAP_LIST);
+	sim_cfg_put(cfg, PCI_CLASS_REVISION, 4, SIM_PCI_CLASS << 8);
 	cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
 	cfg[PCI_CAPABILITY_LIST] = SIM_PCI_EXP_CAP;
 	cfg[SIM_PCI_EXP_CAP + PCI_CAP_LIST_ID] = PCI_CAP_ID_EXP;
-	put_unaligned_le16(FIELD_PREP(PCI_EXP_FLAGS_VERS, 1) |
-			   FIELD_PREP(PCI_EXP_FLAGS_TYPE, PCI_EXP_TYPE_RC_END),
-			   &cfg[SIM_PCI_EXP_CAP + PCI_EXP_FLAGS]);
+	sim_cfg_put(cfg, SIM_PCI_EXP_CAP + PCI_EXP_FLAGS, 2,
+		    FIELD_PREP(PCI_EXP_FLAGS_VERS, 1) |
+		    FIELD_PREP(PCI_EXP_FLAGS_TYPE, PCI_EXP_TYPE_RC_END));
 	return fn;
 }
 
@@ -272,12 +284,12 @@ static void sim_pci_fill(struct sim_pci_host *host, unsigned int p)
 		map |= sim_bdx_pkgs[i].nodeid << (3 * i);
 
 	ubox = sim_pci_fn_add(host, SIM_UBOX_DEVFN, SIM_UBOX_DID);
-	put_unaligned_le32(pkg->nodeid, &ubox->hdr[SIM_UBOX_NODEID]);
-	put_unaligned_le32(map, &ubox->hdr[SIM_UBOX_NODEMAP]);
+	sim_cfg_put(ubox->hdr, SIM_UBOX_NODEID, 4, pkg->nodeid);
+	sim_cfg_put(ubox->hdr, SIM_UBOX_NODEMAP, 4, map);
 
 	pcu3 = sim_pci_fn_add(host, SIM_PCU3_DEVFN, SIM_PCU3_DID);
-	put_unaligned_le32(pkg->capid4, &pcu3->hdr[SIM_PCU3_CAPID4]);
-	put_unaligned_le32(pkg->capid5, &pcu3->hdr[SIM_PCU3_CAPID5]);
+	sim_cfg_put(pcu3->hdr, SIM_PCU3_CAPID4, 4, pkg->capid4);
+	sim_cfg_put(pcu3->hdr, SIM_PCU3_CAPID5, 4, pkg->capid5);
 
 	/* The state of the boxes lives in the package, not in PCI. */
 	for (i = 0; i < ARRAY_SIZE(sim_pci_devs); i++) {
@@ -309,6 +321,8 @@ static bool sim_pci_domain_used(int domain)
 static int sim_pci_add_host(unsigned int p, int domain)
 {
 	u8 busnr = 0xff - p * (0x100 / sim_nr_pkgs);
+	struct resource busn = DEFINE_RES_NAMED(busnr, 1, KBUILD_MODNAME,
+						IORESOURCE_BUS);
 	struct sim_pci_host *host;
 	LIST_HEAD(resources);
 	unsigned int i;
@@ -318,8 +332,11 @@ static int sim_pci_add_host(unsigned int p, int domain)
 		return -ENOMEM;
 	host->sd.domain = domain;
 	host->sd.node = NUMA_NO_NODE;
-	host->busn = (struct resource)DEFINE_RES_NAMED(busnr, 1, KBUILD_MODNAME,
-						       IORESOURCE_BUS);
+	/*
+	 * Copied, not cast from the initialiser: DEFINE_RES_NAMED() is a
+	 * braced list in Linux 6.1 and a compound literal in 6.12.
+	 */
+	host->busn = busn;
 	sim_pci_fill(host, p);
 
 	pci_add_resource(&resources, &host->busn);

@@ -59,8 +59,9 @@ static unsigned int sim_count_pkgs(void)
 	unsigned int cpu;
 	int n = 0;
 
+	/* The ID is a u16 on 6.1 and a u32 on 6.12; small either way. */
 	for_each_present_cpu(cpu)
-		n = max(n, topology_logical_package_id(cpu) + 1);
+		n = max(n, (int)topology_logical_package_id(cpu) + 1);
 	return n;
 }
 

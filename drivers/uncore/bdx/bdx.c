@@ -671,8 +671,9 @@ static int bdx_map_fields(void)
 {
 	int cpu, n = 0;
 
+	/* The ID is a u16 on 6.1 and a u32 on 6.12; small either way. */
 	for_each_present_cpu(cpu)
-		n = max(n, topology_physical_package_id(cpu) + 1);
+		n = max(n, (int)topology_physical_package_id(cpu) + 1);
 	return min(n, BDX_MAX_PKGS);
 }
 

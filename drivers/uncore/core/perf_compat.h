@@ -3,6 +3,14 @@
  * uncore_pmu: every place the core relies on perf's internals, and every
  * difference between the kernels it builds for, in one header. Each item
  * says what it relies on and why no exported interface does the job.
+ *
+ * Differences are decided by what the kernel has, never by its version:
+ * UNCORE_HAVE_<NAME> comes from a compile probe (probes/NAME.c, run by
+ * probes/probes.mk against the kernel built for). Linux 6.1 has
+ * PMU_FILTER_MATCH, 6.12 PERF_EVENT_PMU_CTX. Outside this header the
+ * driver and the simulator are written so that both kernels take the same
+ * code (models matched by number, a copied resource initialiser, config
+ * space through memcpy).
  */
 #ifndef _UNCORE_PMU_PERF_COMPAT_H
 #define _UNCORE_PMU_PERF_COMPAT_H
@@ -135,14 +143,51 @@ static inline bool uncore_event_installed(struct perf_event *event)
 
 /*
  * Is @leader in a context of @pmu? 6.1's perf_event_context has the pmu
- * it belongs to; the caller holds the leader's context mutex (perf holds
- * it around a group member's event_init), which keeps the answer stable.
+ * it belongs to; since 6.2 there is one context per CPU for every pmu,
+ * and an event reaches its pmu's share of it through event->pmu_ctx. The
+ * caller holds the leader's context mutex (perf holds it around a group
+ * member's event_init, in both), which keeps the answer stable.
  */
 static inline bool uncore_leader_in_ctx_of(struct perf_event *leader,
 					   struct pmu *pmu)
 {
+#ifdef UNCORE_HAVE_PERF_EVENT_PMU_CTX
+	return leader->pmu_ctx && leader->pmu_ctx->pmu == pmu;
+#else
 	return leader->ctx && leader->ctx->pmu == pmu;
+#endif
 }
+
+/*
+ * Register @pmu under @name. 6.12's perf_pmu_register() creates the pmu's
+ * device only if pmu->dev is NULL, and neither it nor perf_pmu_unregister()
+ * clears the pointer to the device it freed; 6.1 creates one each time. A
+ * pmu registered again (its PCI box unbound, then bound) starts from NULL
+ * on both, so it gets a device, and the next unregister frees its own.
+ */
+static inline int uncore_perf_pmu_register(struct pmu *pmu, const char *name)
+{
+	pmu->dev = NULL;
+	return perf_pmu_register(pmu, name, -1);
+}
+
+/*
+ * perf's ->filter_match(event) (6.1) lets the driver pass over, at
+ * scheduling, an event that can count no more: perf keeps it enabled but
+ * not running, and schedules the rest of its context as if it were not
+ * there (uncore_pmu_filter_match()). 6.2 replaced it with ->filter(pmu,
+ * cpu), which passes over every event of a pmu on a CPU, live ones too,
+ * and no exported call takes one event out of scheduling. Without it the
+ * driver's add() refuses such an event: perf still shows it not running,
+ * scaled or <not counted>, but the box's events scheduled after it get a
+ * counter only in turns with it (Documentation/uncore_pmu.rst, "Faults
+ * and other agents").
+ */
+#ifdef UNCORE_HAVE_PMU_FILTER_MATCH
+#define UNCORE_PMU_FILTER_MATCH(fn)	.filter_match = (fn),
+#else
+#define UNCORE_PMU_FILTER_MATCH(fn)
+#endif
 
 /*
  * Wait until perf holds nothing of a pmu whose last event was freed, so

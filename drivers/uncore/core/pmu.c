@@ -423,8 +423,9 @@ void uncore_pmu_stop(struct perf_event *event, int flags)
  * those of sessions opened later, would get a counter only in turns with
  * the dead one. Passed over, it stays enabled but not running: perf shows
  * it scaled, or <not counted>, as any event that could not get a counter.
+ * Kernels without ->filter_match have add() refuse it (perf_compat.h).
  */
-static int uncore_pmu_filter_match(struct perf_event *event)
+static int __maybe_unused uncore_pmu_filter_match(struct perf_event *event)
 {
 	return !READ_ONCE(event_box(event)->dead) &&
 	       !(event->hw.flags & UNCORE_HWF_LOST);
@@ -871,7 +872,7 @@ void uncore_pmu_setup(struct uncore_pmu *upmu)
 		.start		= uncore_pmu_start,
 		.stop		= uncore_pmu_stop,
 		.read		= uncore_pmu_read,
-		.filter_match	= uncore_pmu_filter_match,
+		UNCORE_PMU_FILTER_MATCH(uncore_pmu_filter_match)
 		.pmu_enable	= uncore_pmu_enable,
 		.pmu_disable	= uncore_pmu_disable,
 		.start_txn	= uncore_start_txn,

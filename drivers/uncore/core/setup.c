@@ -177,7 +177,7 @@ static int uncore_alloc_all(void)
 
 static int uncore_register(struct uncore_pmu *upmu)
 {
-	int err = perf_pmu_register(&upmu->pmu, upmu->name, -1);
+	int err = uncore_perf_pmu_register(&upmu->pmu, upmu->name);
 
 	if (err == -EEXIST)
 		pr_err("%s is registered already, by intel_uncore if it is loaded: "
