@@ -9,7 +9,8 @@
 # Xeon E5 v4, family 6, model 79), with the guest running
 # /tests/lib/run-guest.sh MODE for that part (uncore.part=NAME on its
 # command line). The serial console goes to stdout (and to --log); --tap
-# gives the guest a second serial port for clean test output. Exits 124 if the guest is still running after --timeout seconds.
+# gives the guest a second serial port for clean test output. Exits 124
+# if the guest is still running after --timeout seconds.
 # --topo 2:0,1,2,19 gives 2 sockets whose vCPUs are cores 0, 1, 2 and 19
 # (the APIC IDs of a 20-core die with some cores missing, as on parts with
 # fewer cores enabled than the die has): the guest's core IDs are those.
