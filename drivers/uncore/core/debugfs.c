@@ -3,9 +3,10 @@
  * /sys/kernel/debug/uncore_pmu/: register accesses per box (and their
  * reset), which CPU reads each box and package, each package's PMI
  * routing and handler counts, samples and throttles per box, each CPU's
- * sample-pass time, the events on their way to a context, and the
- * open_delay_ms test hook. Statistics for tests and benchmarks: read
- * racily, but never from a box or package that is being freed.
+ * sample-pass time, the events on their way to a context, what of perf
+ * the kernel it was built for has, and the open_delay_ms test hook.
+ * Statistics for tests and benchmarks: read racily, but never from a box
+ * or package that is being freed.
  *
  * Context: process context (debugfs file operations).
  */
@@ -232,6 +233,21 @@ static const struct file_operations uncore_access_fops = {
 	.release = single_release,
 };
 
+/*
+ * What the compat probes found in the kernel the module was built for
+ * (perf_compat.h, core/probes/), where tests expect what each kernel
+ * shows: "filter_match yes" where perf passes a dead event over at
+ * scheduling, "no" where it is disabled instead (uncore_park_event()).
+ */
+static int uncore_kernel_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "filter_match %s\npmu_ctx %s\n",
+		   uncore_have_filter_match ? "yes" : "no",
+		   uncore_have_pmu_ctx ? "yes" : "no");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(uncore_kernel);
+
 /**
  * uncore_debugfs_init() - create /sys/kernel/debug/uncore_pmu/ and its files
  */
@@ -252,6 +268,8 @@ void uncore_debugfs_init(void)
 			    &uncore_budget_fops);
 	debugfs_create_file("opens", 0400, uncore_debugfs, NULL,
 			    &uncore_opens_fops);
+	debugfs_create_file("kernel", 0400, uncore_debugfs, NULL,
+			    &uncore_kernel_fops);
 	debugfs_create_u32("open_delay_ms", 0600, uncore_debugfs,
 			   &uncore_open_delay_ms);
 }

@@ -277,6 +277,7 @@ bool uncore_set_poll_period(struct uncore_box *box);
 void uncore_poll_start(struct uncore_box *box);
 void uncore_reprogram(struct uncore_box *box);
 void uncore_lost_work(struct work_struct *work);
+void uncore_park_irq(struct irq_work *work);
 enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer);
 
 /* pmi.c */

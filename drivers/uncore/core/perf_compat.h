@@ -148,15 +148,23 @@ static inline bool uncore_event_installed(struct perf_event *event)
  * caller holds the leader's context mutex (perf holds it around a group
  * member's event_init, in both), which keeps the answer stable.
  */
+#ifdef UNCORE_HAVE_PERF_EVENT_PMU_CTX
+#define uncore_have_pmu_ctx	true
+
 static inline bool uncore_leader_in_ctx_of(struct perf_event *leader,
 					   struct pmu *pmu)
 {
-#ifdef UNCORE_HAVE_PERF_EVENT_PMU_CTX
 	return leader->pmu_ctx && leader->pmu_ctx->pmu == pmu;
-#else
-	return leader->ctx && leader->ctx->pmu == pmu;
-#endif
 }
+#else
+#define uncore_have_pmu_ctx	false
+
+static inline bool uncore_leader_in_ctx_of(struct perf_event *leader,
+					   struct pmu *pmu)
+{
+	return leader->ctx && leader->ctx->pmu == pmu;
+}
+#endif
 
 /*
  * Register @pmu under @name. 6.12's perf_pmu_register() creates the pmu's
@@ -172,21 +180,63 @@ static inline int uncore_perf_pmu_register(struct pmu *pmu, const char *name)
 }
 
 /*
- * perf's ->filter_match(event) (6.1) lets the driver pass over, at
- * scheduling, an event that can count no more: perf keeps it enabled but
- * not running, and schedules the rest of its context as if it were not
- * there (uncore_pmu_filter_match()). 6.2 replaced it with ->filter(pmu,
- * cpu), which passes over every event of a pmu on a CPU, live ones too,
- * and no exported call takes one event out of scheduling. Without it the
- * driver's add() refuses such an event: perf still shows it not running,
- * scaled or <not counted>, but the box's events scheduled after it get a
- * counter only in turns with it (Documentation/uncore_pmu.rst, "Faults
- * and other agents").
+ * An event that can count no more (its box's device gone, its counter
+ * taken by another agent) must leave perf's scheduling without costing
+ * the live events of its pmu their counters, and without its running time
+ * going on.
+ *
+ * Where struct pmu has ->filter_match(event) (6.1), the driver's passes
+ * such an event over at scheduling (uncore_pmu_filter_match()), and
+ * uncore_park_event() has perf schedule it anew by a disable and an
+ * enable: it stays enabled, not running, and perf scales it or shows it
+ * <not counted>, as any event that could not get a counter.
+ *
+ * 6.2 replaced the hook with ->filter(pmu, cpu), which passes over every
+ * event of a pmu on a CPU, live ones too, and no exported call takes one
+ * event out of scheduling but perf_event_disable(). An event left enabled
+ * there would be refused by add() at each pass, which ends the pass at it:
+ * the events after it, those of a box bound again on the same pmu too,
+ * would get a counter only in turns with it. So it is disabled: its
+ * enabled and running times both stop where it stopped counting, and it
+ * keeps its count. A user who enables it again, or an event that was off
+ * its box when the box went, finds add() refusing it, which has it parked
+ * too (uncore_park_refused()).
+ * Documentation/uncore_pmu.rst, "Faults and other agents".
  */
 #ifdef UNCORE_HAVE_PMU_FILTER_MATCH
-#define UNCORE_PMU_FILTER_MATCH(fn)	.filter_match = (fn),
+#define uncore_have_filter_match	true
+/* In pmu.c's struct pmu initializer. */
+#define UNCORE_PMU_FILTER_MATCH		.filter_match = uncore_pmu_filter_match,
+
+/* A user's disable that lands between the two is undone: it stays enabled. */
+static inline void uncore_park_event(struct perf_event *event)
+{
+	perf_event_disable(event);
+	perf_event_enable(event);
+}
+
+/*
+ * ->filter_match() keeps such a group leader from add(). A group member
+ * is refused there and fails its group, as groups do: parked again, it
+ * would only have its group scheduled into the same refusal.
+ */
+static inline void uncore_park_refused(struct irq_work *park)
+{
+}
 #else
-#define UNCORE_PMU_FILTER_MATCH(fn)
+#define uncore_have_filter_match	false
+#define UNCORE_PMU_FILTER_MATCH
+
+static inline void uncore_park_event(struct perf_event *event)
+{
+	perf_event_disable(event);
+}
+
+/* Disabled, it is scheduled no more, alone or in its group. */
+static inline void uncore_park_refused(struct irq_work *park)
+{
+	irq_work_queue(park);
+}
 #endif
 
 /*

@@ -423,7 +423,7 @@ void uncore_pmu_stop(struct perf_event *event, int flags)
  * those of sessions opened later, would get a counter only in turns with
  * the dead one. Passed over, it stays enabled but not running: perf shows
  * it scaled, or <not counted>, as any event that could not get a counter.
- * Kernels without ->filter_match have add() refuse it (perf_compat.h).
+ * Kernels without ->filter_match disable it instead (perf_compat.h).
  */
 static int __maybe_unused uncore_pmu_filter_match(struct perf_event *event)
 {
@@ -439,7 +439,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	int prev[UNCORE_MAX_EVENTS], assign[UNCORE_MAX_EVENTS];
 	bool moved[UNCORE_MAX_EVENTS] = { };
 	int i, n = box->n_events, idx = event->hw.idx;
-	bool resume;
+	bool resume, dead;
 	u32 taken;
 
 	/*
@@ -449,13 +449,18 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	 */
 	if (READ_ONCE(box->cpu) != smp_processor_id())
 		return -EAGAIN;
-	/* Passed over by uncore_pmu_filter_match() already. */
-	if (event->hw.flags & UNCORE_HWF_LOST)
-		return -EBUSY;
+	/*
+	 * An event that can count no more: passed over by ->filter_match()
+	 * where perf has it, unless in a group; elsewhere not parked yet, or
+	 * enabled again by its user (perf_compat.h).
+	 */
+	dead = READ_ONCE(box->dead);
+	if (dead || (event->hw.flags & UNCORE_HWF_LOST)) {
+		uncore_park_refused(&to_uevent(event)->park_irq);
+		return dead ? -ENODEV : -EBUSY;
+	}
 	if (n >= UNCORE_MAX_EVENTS)
 		return -ENOSPC;
-	if (box->dead)
-		return -ENODEV;
 	/* Its counter, carried over a move, counted on: it takes it back. */
 	resume = (event->hw.flags & UNCORE_HWF_MOVED) && idx >= 0 &&
 		 box->carried_ev[idx] == event;
@@ -727,7 +732,8 @@ static void uncore_event_destroy(struct perf_event *event)
 {
 	struct uncore_box *box = event_box(event);
 
-	/* Off the box since its del(): nothing queues it again. */
+	/* Off the box since its del(): nothing queues them again. */
+	irq_work_sync(&to_uevent(event)->park_irq);
 	cancel_work_sync(&to_uevent(event)->lost_work);
 	if (to_uevent(event)->lost_idx >= 0)
 		clear_bit(to_uevent(event)->lost_idx, &box->foreign);
@@ -787,6 +793,7 @@ static int uncore_pmu_event_init(struct perf_event *event)
 	ue->max_rate = uncore_event_max_rate(upmu->type, event->attr.config);
 	ue->event = event;
 	INIT_WORK(&ue->lost_work, uncore_lost_work);
+	init_irq_work(&ue->park_irq, uncore_park_irq);
 	ue->lost_idx = -1;
 	pkg = topology_logical_package_id(event->cpu);
 	open = kmalloc(sizeof(*open), GFP_KERNEL);
@@ -872,7 +879,7 @@ void uncore_pmu_setup(struct uncore_pmu *upmu)
 		.start		= uncore_pmu_start,
 		.stop		= uncore_pmu_stop,
 		.read		= uncore_pmu_read,
-		UNCORE_PMU_FILTER_MATCH(uncore_pmu_filter_match)
+		UNCORE_PMU_FILTER_MATCH
 		.pmu_enable	= uncore_pmu_enable,
 		.pmu_disable	= uncore_pmu_disable,
 		.start_txn	= uncore_start_txn,

@@ -167,13 +167,10 @@ static bool uncore_check_foreign(struct uncore_box *box,
  * @work: the event's &struct uncore_event.lost_work
  *
  * After uncore_check_foreign() or the removal of the event's box
- * (uncore_box_kill()): off and on again, the event is scheduled anew and
- * uncore_pmu_filter_match() passes it over, so perf keeps it enabled but
- * not running. Its running time stops there, and perf shows it as any
- * event that could not get a counter: scaled with its share of the time,
- * or <not counted>. A group it is in stops with it, as groups do. (A
- * user's disable that lands between the two calls is undone: the event
- * stays enabled, counting nothing.)
+ * (uncore_box_kill()), or add() refusing such an event (uncore_park_irq()):
+ * perf takes it off the hardware and out of its pmu's scheduling, and its
+ * running time stops there (uncore_park_event(), which says how each
+ * kernel shows it). A group it is in stops with it, as groups do.
  *
  * Context: process context (system_wq).
  */
@@ -182,8 +179,23 @@ void uncore_lost_work(struct work_struct *work)
 	struct perf_event *event =
 		container_of(work, struct uncore_event, lost_work)->event;
 
-	perf_event_disable(event);
-	perf_event_enable(event);
+	uncore_park_event(event);
+}
+
+/**
+ * uncore_park_irq() - queue uncore_lost_work() for an event add() refused
+ * @work: the event's &struct uncore_event.park_irq
+ *
+ * add() runs under perf's context lock, where waking a worker could take
+ * the runqueue lock that perf's context switch holds while it takes the
+ * context lock; the irq_work queues it from outside.
+ *
+ * Context: the irq_work's (hard IRQ; a thread on PREEMPT_RT).
+ */
+void uncore_park_irq(struct irq_work *work)
+{
+	queue_work(system_wq,
+		   &container_of(work, struct uncore_event, park_irq)->lost_work);
 }
 
 /**

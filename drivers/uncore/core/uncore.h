@@ -16,6 +16,7 @@
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/perf_event.h>
@@ -178,6 +179,7 @@ struct uncore_aux {
  * @event: the event this is of
  * @lost_work: takes the event off the hardware for good once another agent
  *	reprogrammed its counter (uncore_check_foreign()), or its box left
+ * @park_irq: queues @lost_work when add() refuses the event for good
  * @lost_idx: the counter another agent took from it, -1 if none
  *
  * Hung off event->pmu_private from event_init to destroy. @allowed and
@@ -198,6 +200,7 @@ struct uncore_event {
 	u64 freq_slot;
 	struct perf_event *event;
 	struct work_struct lost_work;
+	struct irq_work park_irq;
 	int lost_idx;
 };
 

@@ -101,6 +101,33 @@ refused() {
 # Value of event NAME on CPU (from a `perf stat -A -x,` file).
 val_cpu() { awk -F, -v c="CPU$2" -v n="$3" '$1 == c && $4 == n { print $2 }' "$1"; }
 
+# kernel_has FEATURE: the kernel the driver was built for has FEATURE of
+# perf's, as /sys/kernel/debug/uncore_pmu/kernel says: filter_match (6.1)
+# or pmu_ctx (6.2 on).
+kernel_has() { grep -qx "$1 yes" /sys/kernel/debug/uncore_pmu/kernel; }
+
+# run_share FILE CPU NAME: the running time (ns) and the share of its
+# enabled time (%, whole) of event NAME on CPU (`perf stat -A -x,`).
+run_share() { awk -F, -v c="CPU$2" -v n="$3" '$1 == c && $4 == n { print $5, int($6) }' "$1"; }
+
+# stopped_part_way FILE CPU NAME REFCPU REFNAME: in `perf stat -A -x,`
+# FILE, event NAME on CPU stopped running part way (it lost its box or
+# its counter) and REFNAME on REFCPU ran all along. Where perf has
+# ->filter_match, NAME stays enabled: it ran part of its enabled time.
+# Elsewhere the driver disables it (perf_compat.h, uncore_park_event()):
+# it ran all its enabled time, which ended early, and so ran for less
+# time than REFNAME.
+stopped_part_way() {
+	# shellcheck disable=SC2046 # two numbers each
+	set -- $(run_share "$1" "$2" "$3") $(run_share "$1" "$4" "$5")
+	[ $# -eq 4 ] && [ "$4" -eq 100 ] || return 1
+	if kernel_has filter_match; then
+		[ "$2" -lt 100 ]
+	else
+		[ "$2" -eq 100 ] && [ "$1" -lt "$3" ]
+	fi
+}
+
 # Value of event NAME for socket S (from `perf stat --per-socket -x,`).
 val_socket() { awk -F, -v s="S$2" -v n="$3" '$1 == s && $5 == n { print $3 }' "$1"; }
 

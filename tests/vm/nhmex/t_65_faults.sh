@@ -86,9 +86,9 @@ if pstat "$out" --no-scale -a -A -e "$events" -- sh /tmp/foreign.sh; then
 	for n in a a2 s rx b u; do got="$got${got:+ }$(val_cpu "$out" "$CPU0" "$n")"; done
 	is "$got" "100 100 100 100 300 300" \
 		"another agent's writes: C-box 0's, S-box 0's and R-box 0's events keep what they had counted, C-box 1 and the U-box count on"
-	pct() { awk -F, -v c="CPU$CPU0" -v n="$1" '$1 == c && $4 == n { print int($6) }' "$out"; }
-	ok "[ '$(pct a)' -lt 100 ] && [ '$(pct rx)' -lt 100 ] && [ '$(pct b)' -eq 100 ]" \
-		"the lost events ran only part of the time ($(pct a)%, $(pct rx)%), the others all of it ($(pct b)%)"
+	rs() { run_share "$out" "$CPU0" "$1"; }
+	ok "stopped_part_way $out $CPU0 a $CPU0 b && stopped_part_way $out $CPU0 rx $CPU0 b" \
+		"the lost events stopped running part way ($(rs a); $(rs rx): ns, %), the others ran all along ($(rs b))"
 fi
 # Each box reported once, with both values (the fields read back: C and
 # S 31:22, 20, 18, 15:0; R 6:0) of whichever of its counters came first.
