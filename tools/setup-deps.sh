@@ -8,15 +8,18 @@ set -euo pipefail
 
 pkgs=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
-	# The second kernel series the driver builds for (make lint builds
-	# against both, stock and PREEMPT_RT): bookworm's 6.12.
-	linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
+	# The second kernel series the driver builds for and is tested on
+	# (its headers pull in its images): bookworm's 6.12, stock and
+	# PREEMPT_RT; its source, of which the debug kernel and the static
+	# perf are built (tools/vm/common.sh, DEBUG_SERIES).
+	linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64 linux-source-6.12
 	busybox-static linux-perf sparse
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 	xz-utils rsync perl gzip shellcheck
-	# The debug guests' static perf (tools/vm/build-perf.sh): libelf.a
-	# and libz.a, and python3 for perf's JSON event tables.
-	zlib1g-dev python3
+	# The static perf of the debug and 6.12 guests (tools/vm/build-perf.sh):
+	# libelf.a, libz.a, libtraceevent.a (perf 6.12 will not build without
+	# it), and python3 for perf's JSON event tables.
+	zlib1g-dev libtraceevent-dev python3
 	# The dkms build of uncore_pmu against the stock headers (dkms.conf),
 	# and `make deb`: dh_dkms (dh-sequence-dkms) under debhelper, lintian.
 	dkms dh-dkms debhelper lintian

@@ -47,12 +47,12 @@ for g in $(guest_names); do
 	guest_load "$g"
 	bad=""
 	table_row "$PARTS_TSV" "$G_PART" >/dev/null || bad+="part $G_PART "
-	[[ $G_KERNEL =~ ^(stock|rt|debug)$ ]] || bad+="kernel $G_KERNEL "
+	[[ $G_KERNEL =~ ^(6\.[0-9]+(-rt)?|debug)$ ]] || bad+="kernel $G_KERNEL "
 	[[ $G_TCG =~ ^(single|multi)$ ]] || bad+="tcg $G_TCG "
 	[[ $G_LIMIT =~ ^[1-9][0-9]*$ ]] || bad+="limit $G_LIMIT "
 	[[ $G_CHECK =~ ^(yes|no)$ ]] || bad+="check $G_CHECK "
 	# KUnit needs the debug kernel; dkms builds against Debian's headers.
-	[[ $G_WITH:$G_KERNEL =~ ^(-:.*|kunit:debug|dkms:(stock|rt))$ ]] || bad+="with $G_WITH "
+	[[ $G_WITH:$G_KERNEL =~ ^(-:.*|kunit:debug|dkms:6\.[0-9]+(-rt)?)$ ]] || bad+="with $G_WITH "
 	check "$bad" "guest $g: its values are ones the readers take"
 	[ -z "$bad" ] || continue
 	have=" $(part_numbers "$G_PART" | tr '\n' ' ') "

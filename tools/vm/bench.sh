@@ -30,9 +30,9 @@ tools=$REPO/tools/vm
 
 "$REPO/tools/setup-deps.sh"
 v=$(stock_version)
-"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v"
+"$tools/build-modules.sh" 6.1 "/usr/src/linux-headers-$v"
 "$tools/build-helpers.sh"
-"$tools/mkinitramfs.sh" "$v" "$BUILD/stock" "$BUILD/bench.cpio.gz"
+"$tools/mkinitramfs.sh" "$v" "$BUILD/6.1" "$BUILD/bench.cpio.gz"
 logs=$BUILD/logs
 mkdir -p "$logs"
 

@@ -3,7 +3,7 @@
 #
 # Build uncore_pmu.ko for kernel release KVER the way a user's machine does,
 # through dkms from the sources `make dkms-src` ships (dkms.conf, no
-# simulator), in a private dkms tree under build/dkms: nothing is added to
+# simulator), in a private dkms tree under build/dkms-KVER: nothing is added to
 # /var/lib/dkms or installed on this machine, and dkms's signing key is a
 # throw-away one made there (Documentation/uncore_pmu.rst, "Installing").
 # Prints the path of the built module. mkinitramfs.sh installs it in the
@@ -17,8 +17,9 @@ set -euo pipefail
 kver=$1
 ver=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$REPO/debian/changelog")
 [ -n "$ver" ] || die "no version in debian/changelog"
-src=$BUILD/dkms/src tree=$BUILD/dkms/tree
-rm -rf "$BUILD/dkms"
+# One tree per kernel: two lanes of make check may build at once.
+src=$BUILD/dkms-$kver/src tree=$BUILD/dkms-$kver/tree
+rm -rf "$BUILD/dkms-$kver"
 mkdir -p "$src" "$tree"
 make -s -C "$REPO" dkms-src DKMS_SRC="$src/uncore-pmu-$ver" >&2
 export mok_signing_key=$tree/mok.key mok_certificate=$tree/mok.pub
@@ -29,5 +30,10 @@ if ! dkms build --dkmstree "$tree" --sourcetree "$src" -m uncore-pmu -v "$ver" -
 	die "dkms build failed"
 fi
 ko=$tree/uncore-pmu/$ver/$kver/x86_64/module/uncore_pmu.ko
+# dkms compresses the module as the kernel's own are (6.12:
+# CONFIG_MODULE_COMPRESS_XZ); the guest's busybox modprobe takes it plain.
+if [ ! -f "$ko" ] && [ -f "$ko.xz" ]; then
+	xz -dk "$ko.xz"
+fi
 [ -f "$ko" ] || die "dkms built no $ko"
 echo "$ko"

@@ -1,16 +1,19 @@
 #!/bin/bash
-# Build (once) the debug test kernel from Debian's linux-source-6.1 and print
-# the path of its build tree. The tree is cached outside the repository,
-# keyed by the hash of tools/vm/kernel.config and the linux-source version,
-# so a second run is immediate and a fragment change forces a rebuild.
+# Build (once) the debug test kernel from Debian's linux-source of the
+# series DEBUG_SERIES names (common.sh) and print the path of its build
+# tree. The tree is cached outside the repository, keyed by the hash of
+# tools/vm/kernel.config and the linux-source version, so a second run is
+# immediate and a fragment change forces a rebuild.
 # With --if-built, print the tree only if it is already built (never build,
 # never wait for a build in progress): for `make lint`.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=common.sh
+. "$here/common.sh"
 cache=${UNCORE_CACHE:-/var/cache/uncore_pmu}
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$DEBUG_SERIES")
 key=$( (cat "$here/kernel.config"; echo "$srcver") | sha256sum | cut -c1-12)
 out=$cache/kernel-$key
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Build (once) the perf the debug kernel's guests run and print its path:
-# perf from the same Debian linux-source as that kernel (and as Debian's
-# linux-perf), linked statically, without the features no test uses
+# Build (once) the perf the debug kernel's guests and the other guests of
+# its series (DEBUG_SERIES, common.sh: 6.12, of which Debian 12 ships no
+# perf) run, and print its path: perf from the same Debian linux-source as
+# that kernel, linked statically, without the features no test uses
 # (scripting, TUI, DWARF, BPF, compression, decoders). Cached beside the
 # kernel, keyed by the source version and this file.
 #
@@ -10,11 +11,13 @@
 # lockdep. Measured in one debug-kernel boot (2026-11-27, kmemleak on):
 # `perf --version` 5.9 s against 0.7 s, `perf stat` of one uncore event
 # 19-29 s against 12-22 s, `perf record -a` 38-90 s against 23-25 s,
-# `perf script` 11-14 s against 4-7 s. The stock guests keep Debian's perf:
+# `perf script` 11-14 s against 4-7 s. The 6.1 guests keep Debian's perf:
 # they check the driver with what its users run.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=common.sh
+. "$here/common.sh"
 cache=${UNCORE_CACHE:-/var/cache/uncore_pmu}
 
 # What is left out. perf stat, record, script and report keep what the
@@ -26,7 +29,7 @@ opts=(LDFLAGS=-static PYTHON=/usr/bin/python3
 	NO_LIBCRYPTO=1 NO_LIBCAP=1 NO_LIBBPF=1 NO_JVMTI=1 NO_LIBZSTD=1 NO_LZMA=1
 	NO_AUXTRACE=1 NO_SDT=1 NO_LIBDEBUGINFOD=1 NO_DEMANGLE=1 NO_LIBPFM4=1)
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$DEBUG_SERIES")
 key=$( (cat "$0"; echo "$srcver") | sha256sum | cut -c1-12)
 out=$cache/perf-$key
 

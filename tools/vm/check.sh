@@ -90,15 +90,33 @@ build_once() {
 	) 8>"$BUILD/logs/build-$1.lock"
 }
 
-# debug_build NAME: for guest NAME, the debug kernel's build tree in KDIR,
-# its modules built, and in DPERF the perf its guests run (build-perf.sh:
-# Debian's perf costs seconds per run there in loading its libraries). A
-# perf that does not build is a failure, but the guest still runs, with
-# Debian's perf.
+# debug_build NAME: for guest NAME, the debug kernel's build tree in KDIR
+# and its modules built.
 debug_build() {
 	KDIR=$("$tools/build-kernel.sh") || { fail_step "$1: kernel build"; return 1; }
 	build_once debug "$KDIR" || { fail_step "$1: module build"; return 1; }
-	DPERF=$("$tools/build-perf.sh") || { fail_step "$1: perf build"; DPERF=""; }
+}
+
+# guest_perf NAME: for guest NAME (guest_load done), the perf it runs in
+# GPERF: "" for Debian's own (linux-perf), which the stock guests of its
+# series run, as their users do; otherwise the static perf build-perf.sh
+# builds from linux-source-DEBUG_SERIES: the debug guests' (Debian's perf
+# costs seconds per run there in loading its libraries) and that of a
+# series Debian 12 ships no perf of (6.12). A perf that does not build is
+# a failure, but the guest still runs, with Debian's.
+guest_perf() {
+	local series debian
+	series=$(kernel_series "$G_KERNEL")
+	debian=$(dpkg-query -W -f='${Version}' linux-perf)
+	GPERF=""
+	if [ "$G_KERNEL" != debug ] && [[ $debian == "$series".* ]]; then
+		return 0
+	fi
+	if [ "$series" != "$DEBUG_SERIES" ]; then
+		fail_step "$1: no perf of $series (Debian's is $debian; build-perf.sh builds $DEBUG_SERIES's)"
+		return 0
+	fi
+	GPERF=$("$tools/build-perf.sh") || { fail_step "$1: perf build"; GPERF=""; }
 }
 
 # guest_tests: what the loaded guest runs under UNCORE_TESTS: "all", or
@@ -122,12 +140,13 @@ guest_tests() {
 }
 
 # run_kernel NAME: boot guest NAME of guests.tsv on its kernel, with the
-# modules built against it. The stock guest also gets uncore_pmu.ko as
-# dkms builds it against the stock headers (build-dkms.sh), which t_12
-# loads with modprobe; the debug guest the KUnit suites. A KUnit suite
-# that does not build is a failure, but the integration tests still run.
+# modules built against it. A guest whose with column says dkms also gets
+# uncore_pmu.ko as dkms builds it against its kernel's headers
+# (build-dkms.sh), which t_12 loads with modprobe; kunit, the KUnit
+# suites. A KUnit suite that does not build is a failure, but the
+# integration tests still run.
 run_kernel() {
-	local name=$1 tests v image kver moddir kunit="" ko="" perf="" args
+	local name=$1 tests v image kver moddir kunit="" ko="" args
 	guest_load "$name"
 	tests=$(guest_tests)
 	if [ -z "$tests" ]; then
@@ -138,22 +157,17 @@ run_kernel() {
 	[ "$tests" = all ] || args+=("uncore.tests=$tests")
 	[ "$G_SKIP" = - ] || args+=("uncore.skip=$G_SKIP")
 	[ "$G_TESTS" != t_95 ] || args+=("${FUZZ_ARGS[@]}")
-	case $G_KERNEL in
-	stock | rt)
-		if [ "$G_KERNEL" = stock ]; then
-			v=$(stock_version)
-		else
-			v=$(rt_version) || { fail_step "$name: no PREEMPT_RT kernel (tools/setup-deps.sh)"; return; }
-		fi
+	if [ "$G_KERNEL" = debug ]; then
+		debug_build "$name" || return
+		image=$KDIR/arch/x86/boot/bzImage moddir=$BUILD/debug
+		kver=$(cat "$KDIR/include/config/kernel.release")
+	else
+		v=$(kernel_version "$G_KERNEL") ||
+			{ fail_step "$name: no $G_KERNEL kernel with headers (tools/setup-deps.sh)"; return; }
 		build_once "$G_KERNEL" "/usr/src/linux-headers-$v" || { fail_step "$name: module build"; return; }
 		image=/boot/vmlinuz-$v kver=$v moddir=$BUILD/$G_KERNEL
-		;;
-	debug)
-		debug_build "$name" || return
-		image=$KDIR/arch/x86/boot/bzImage moddir=$BUILD/debug perf=$DPERF
-		kver=$(cat "$KDIR/include/config/kernel.release")
-		;;
-	esac
+	fi
+	guest_perf "$name"
 	case $G_WITH in
 	dkms) ko=$("$tools/build-dkms.sh" "$v") || fail_step "$name: dkms build" ;;
 	kunit)
@@ -161,7 +175,7 @@ run_kernel() {
 		build_once debug "$KDIR" --kunit || { fail_step "$name: KUnit build"; kunit=""; }
 		;;
 	esac
-	UNCORE_PERF=$perf UNCORE_DKMS_KO=$ko guest "$name" "$image" "$kver" "$moddir" "$kunit" "${args[@]}"
+	UNCORE_PERF=$GPERF UNCORE_DKMS_KO=$ko guest "$name" "$image" "$kver" "$moddir" "$kunit" "${args[@]}"
 }
 
 # Host-side tests: the event-table generator's (tests/gen/run.sh) and

@@ -4,42 +4,61 @@
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${UNCORE_BUILD:-$REPO/build}
 
+# The kernel series of the debug (KASAN/lockdep) test kernel, which
+# build-kernel.sh builds from Debian's linux-source-SERIES, and of the
+# static perf build-perf.sh builds from the same source for every guest of
+# that series. README.md, "What runs where", says why it is this one.
+DEBUG_SERIES=6.12
+
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
 die() { echo "${0##*/}: $*" >&2; exit 1; }
 
-# newest_kernel FLAVOUR: the newest Debian 6.1.0-N-FLAVOUR kernel that has
-# both an image in /boot and a headers tree (the ABI number N moves with
-# point releases, so it is never hard-coded). The pattern names the flavour
-# exactly: "amd64" must not pick up 6.1.0-N-rt-amd64 or -cloud-amd64.
-newest_kernel() {
-	local v best=
-	for v in $(find /boot -maxdepth 1 -regextype posix-extended \
-		-regex "/boot/vmlinuz-6\.1\.0-[0-9]+-$1" -printf '%f\n' |
-		sed 's/^vmlinuz-//' | sort -V); do
-		[ -f "/usr/src/linux-headers-$v/Makefile" ] && best=$v
-	done
-	[ -n "$best" ] || die "no /boot/vmlinuz-6.1.0-*-$1 with matching headers"
-	echo "$best"
+# series_re SERIES FLAVOUR: the regular expression of Debian's kernel
+# releases of SERIES (6.1: 6.1.0-N-FLAVOUR, the ABI number N moving with
+# point releases; later series: 6.12.N+debN-FLAVOUR), the flavour exactly:
+# "amd64" must not pick up -rt-amd64 or -cloud-amd64.
+series_re() {
+	case $1 in
+	6.1) echo "6\.1\.0-[0-9]+-$2" ;;
+	*) echo "${1//./\\.}\.[0-9]+\+deb[0-9]+-$2" ;;
+	esac
 }
 
-# newest_headers SERIES FLAVOUR: the newest Debian headers tree of kernel
-# series SERIES (6.1: 6.1.0-N-FLAVOUR; 6.12: 6.12.N+debN-FLAVOUR), the
-# flavour exactly (amd64 or rt-amd64), or a non-zero status if none.
+# newest_headers SERIES FLAVOUR: the newest Debian headers tree of SERIES
+# and FLAVOUR (amd64 or rt-amd64), or a non-zero status if none.
 newest_headers() {
-	local re
-	case $1 in
-	6.1) re="6\.1\.0-[0-9]+-$2" ;;
-	*) re="${1//./\\.}\.[0-9]+\+deb[0-9]+-$2" ;;
-	esac
 	find /usr/src -maxdepth 1 -regextype posix-extended \
-		-regex "/usr/src/linux-headers-$re" -printf '%f\n' |
+		-regex "/usr/src/linux-headers-$(series_re "$1" "$2")" -printf '%f\n' |
 		sed 's/^linux-headers-//' | sort -V | tail -n1 | grep .
 }
 
-# The stock Debian kernel, and its PREEMPT_RT build (tools/setup-deps.sh
-# installs the one of the stock kernel's ABI).
-stock_version() { newest_kernel amd64; }
-rt_version() { newest_kernel rt-amd64; }
+# kernel_series KERNEL: the series of a guest's kernel (guests.tsv's
+# kernel column): 6.1 of 6.1 and 6.1-rt, DEBUG_SERIES of debug.
+kernel_series() {
+	case $1 in
+	debug) echo "$DEBUG_SERIES" ;;
+	*) echo "${1%-rt}" ;;
+	esac
+}
+
+# kernel_version KERNEL: for KERNEL SERIES or SERIES-rt (Debian's kernel
+# of that series, stock or PREEMPT_RT), the newest release that has both
+# an image in /boot and a headers tree, or a non-zero status if none.
+kernel_version() {
+	local series=${1%-rt} flavour=amd64 v best=
+	[ "$series" = "$1" ] || flavour=rt-amd64
+	for v in $(find /boot -maxdepth 1 -regextype posix-extended \
+		-regex "/boot/vmlinuz-$(series_re "$series" "$flavour")" -printf '%f\n' |
+		sed 's/^vmlinuz-//' | sort -V); do
+		[ -f "/usr/src/linux-headers-$v/Makefile" ] && best=$v
+	done
+	[ -n "$best" ] && echo "$best"
+}
+
+# The stock Debian 12 kernel (6.1), which make demo, bench and soak boot.
+stock_version() {
+	kernel_version 6.1 || die "no /boot/vmlinuz-6.1.0-*-amd64 with matching headers"
+}
 
 # Kernel problem reports (headlines) that fail a run; see parse-results.sh.
 # "BUG:" takes in the reports of sleeping in atomic context ("sleeping

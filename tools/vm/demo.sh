@@ -27,9 +27,9 @@ esac
 
 "$REPO/tools/setup-deps.sh"
 v=$(stock_version)
-"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v"
+"$tools/build-modules.sh" 6.1 "/usr/src/linux-headers-$v"
 "$tools/build-helpers.sh"
-"$tools/mkinitramfs.sh" "$v" "$BUILD/stock" "$BUILD/demo.cpio.gz"
+"$tools/mkinitramfs.sh" "$v" "$BUILD/6.1" "$BUILD/demo.cpio.gz"
 mkdir -p "$BUILD/logs"
 log "booting $v (QEMU TCG) as part $part; console follows"
 # quiet: the demo's output, not the boot log, is what the user came for.

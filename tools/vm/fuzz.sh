@@ -7,7 +7,7 @@
 # fuzzer's table and the oracles' results.
 # The seed is SEED, by default today's date (YYYYMMDD); the same seed and
 # duration give the same operations. UNCORE_FUZZ_KERNEL=stock runs it on
-# the stock Debian kernel instead (faster, fewer checks). Logs:
+# the stock Debian 12 kernel (6.1) instead (faster, fewer checks). Logs:
 # build/logs/fuzz-PART.log (console) and .tap; the exit status is non-zero
 # if a check failed.
 set -euo pipefail
@@ -45,6 +45,7 @@ case $kernel in
 debug)
 	kdir=$("$tools/build-kernel.sh")
 	"$tools/build-modules.sh" debug "$kdir"
+	moddir=$BUILD/debug
 	image=$kdir/arch/x86/boot/bzImage kver=$(cat "$kdir/include/config/kernel.release")
 	extra=(kmemleak=on)
 	# The debug kernel's guests' perf, as check.sh's (build-perf.sh).
@@ -53,7 +54,8 @@ debug)
 	;;
 stock)
 	kver=$(stock_version)
-	"$tools/build-modules.sh" stock "/usr/src/linux-headers-$kver"
+	"$tools/build-modules.sh" 6.1 "/usr/src/linux-headers-$kver"
+	moddir=$BUILD/6.1
 	image=/boot/vmlinuz-$kver
 	extra=()
 	;;
@@ -63,7 +65,7 @@ esac
 name=fuzz-$part
 initrd=$BUILD/$name.cpio.gz logs=$BUILD/logs
 mkdir -p "$logs"
-"$tools/mkinitramfs.sh" "$kver" "$BUILD/$kernel" "$initrd"
+"$tools/mkinitramfs.sh" "$kver" "$moddir" "$initrd"
 # A TCG guest may hang before /init on a loaded host: boot it again then.
 for try in 1 2 3; do
 	log "fuzzing $part for $minutes min, seed $seed, on the $kernel kernel (limit ${limit}s, try $try)"

@@ -25,7 +25,7 @@ set -euo pipefail
 tools=$REPO/tools/vm
 
 part=${PART:-bdx}
-guest=$(guest_names kernel=stock tests=all "part=$part" | head -n 1)
+guest=$(guest_names kernel=6.1 tests=all "part=$part" | head -n 1)
 [ -n "$guest" ] || die "PART=$part: no guest of tools/vm/guests.tsv runs its tests on the stock kernel"
 stress=$(part_numbers "$part" | { grep '^t_9[6-9]$' || true; } | paste -sd,)
 [ -n "$stress" ] || die "PART=$part: no stress tests (t_96 to t_99) in its folders"
@@ -40,9 +40,9 @@ initrd=$BUILD/$name.cpio.gz
 
 "$REPO/tools/setup-deps.sh"
 v=$(stock_version)
-"$tools/build-modules.sh" stock "/usr/src/linux-headers-$v"
+"$tools/build-modules.sh" 6.1 "/usr/src/linux-headers-$v"
 "$tools/build-helpers.sh"
-"$tools/mkinitramfs.sh" "$v" "$BUILD/stock" "$initrd"
+"$tools/mkinitramfs.sh" "$v" "$BUILD/6.1" "$initrd"
 mkdir -p "$logs"
 
 start=$SECONDS

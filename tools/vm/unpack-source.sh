@@ -1,14 +1,19 @@
 #!/bin/bash
-# Unpack (once) Debian's linux-source-6.1 into the cache and print its path.
-# Used by build-kernel.sh and, on its own, by `make lint` for checkpatch.pl,
-# which needs the source tree but not a built kernel.
+# unpack-source.sh [SERIES]: unpack (once) Debian's linux-source-SERIES
+# (default: the debug kernel's, common.sh) into the cache and print its
+# path. Used by build-kernel.sh and build-perf.sh and, on its own, by
+# `make lint` for checkpatch.pl, which needs the source tree but not a
+# built kernel.
 set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "$0")/common.sh"
 
+series=${1:-$DEBUG_SERIES}
 cache=${UNCORE_CACHE:-/var/cache/uncore_pmu}
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || { echo "unpack-source: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
+tarball=/usr/src/linux-source-$series.tar.xz
+[ -f "$tarball" ] || die "$tarball missing (apt-get install linux-source-$series)"
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 src=$cache/src-$srcver
 
 mkdir -p "$cache"
