@@ -19,18 +19,25 @@
 # - s), 4 (min enabled + s)], and the running/enabled ratios sum to 4
 # within the same margin. Exact too: once the rotation is stopped, the 4
 # active events count exactly what comes (the frozen clock moved on 1 us:
-# 2000 ticks; 777 requests injected) and the 60 others nothing.
+# 2000 ticks; 777 requests injected) and the 60 others nothing; and, the
+# clock still frozen, the 64 sessions' counts add up to exactly what the
+# box's 4 counters counted since the sessions began (the simulator's
+# unwrapped totals): every tick a counter counted went to one event, once,
+# through every one of the rotations.
 #
-# Bounded: a session's scaled count (count x enabled / running) against its
-# truth. At each switch perf starts the incoming events' time, then the
-# driver starts their counters one after the other, after stopping the
-# outgoing ones: a counter starts late by up to the switch's length and
-# stops late by less, so its count falls short of its running time by up
-# to a switch per window. Under TCG a switch takes tens of microseconds
-# (measured: CLOCKTICKS counted 1.15% less than running x 2 GHz over all
-# sessions at the 4 ms interval, some 45 us a window; the worst session
-# 4.8% short), more when the host preempts a vCPU in the middle of one.
-# Allowed: 3% over all sessions, 10% per session.
+# Measured, not asserted: a session's scaled count (count x enabled /
+# running) against its truth. At each switch perf starts the incoming
+# events' time, then the driver starts their counters one after the
+# other, after stopping the outgoing ones: a counter starts late by up to
+# the switch's length, and stops late by less, so its count falls short
+# of its running time by up to a switch per window. Under TCG a switch
+# takes tens of microseconds (CLOCKTICKS 1.2% to 2.1% under running x
+# 2 GHz over all sessions, the worst session 4 to 5% short), longer when
+# the host preempts a vCPU in the middle of one: a CI run on a loaded host
+# had a session 11% short, as one 30 ms preemption in its 27 windows
+# would make it. That is perf's estimate and the host's scheduling, not the
+# driver's accounting (which the totals check exactly), so the figures
+# are printed (stress.rst keeps them) rather than held to a bound.
 # shellcheck source=../lib/lib.sh
 . /tests/lib/lib.sh
 # shellcheck source=../lib/uncore_lib.sh
@@ -57,7 +64,7 @@ mux() {
 	start=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2046 # no -m for the default
 	/tests/bin/soakstat mux $([ "$1" = 0 ] || echo "-m $1") -a 1000 \
-		-i "pkg=0 box=cbox idx=0 event=0x35 umask=0x08 count=$N" \
+		-i "pkg=0 box=cbox idx=0 event=0x35 umask=0x08 count=$N" -t "pkg0 cbox0 ctr" \
 		"$SESSIONS" "$2" "$pmu" 0x00 0x0835 >$out
 	ok $? "$what on $pmu: opened, multiplexed, read and closed"
 	awk -v a="$start" '$1 == "W" { printf "# %s: %.1fs, enabling %d ms, phase A reads %d and %d ms\n",
@@ -77,14 +84,17 @@ mux() {
 		$1 == "S" && $3 == 1 && $4 != 0 { tor++ }
 		$1 == "B" && $6 > 0 { act++; want = $3 == 0 ? 1000 * t : N; if ($4 != want) bad++ }
 		$1 == "B" && $6 == 0 && $4 != 0 { bad++ }
+		$1 == "T" { tot = $2; sum = $3 }
 		END {
 			lo = c * (emax - s); hi = c * (emin + s)
 			printf "%d %d %.0f %.0f %.0f %d %.5f %.5f %.5f ", n, ns, R, lo, hi,
 				(R >= lo && R <= hi), rs, emax ? lo / emax : 0, emin ? hi / emin : 0
-			printf "%d %.2f %.2f %.5f %.5f %.5f %d %d %d %d\n", idle + 0, shmin * n / c,
-				shmax * n / c, CR ? C / t / CR : 0, aw, sw, tor + 0, act + 0, bad + 0, s
+			printf "%d %.2f %.2f %.5f %.5f %.5f %d %d %d %d %s %s\n", idle + 0, shmin * n / c,
+				shmax * n / c, CR ? C / t / CR : 0, aw, sw, tor + 0, act + 0, bad + 0, s,
+				tot == "" ? "none" : tot, sum == "" ? "none" : sum
 		}' $out >/tmp/mux.sum
-	read -r n ns sumrun lo hi inrange ratiosum rlo rhi idle shmin shmax agg aw sw tor act bad spread </tmp/mux.sum
+	read -r n ns sumrun lo hi inrange ratiosum rlo rhi idle shmin shmax agg aw sw tor act bad spread \
+		simtotal countsum </tmp/mux.sum
 	awk -v t="$tpn" '$1 == "S" && $3 == 0 && $6 > 0 { printf "%.4f %s\n", $4 / t / $6 - 1, $0 }' $out |
 		sort -n | sed -n '1p;$p' | sed 's/^/# extreme session (error, S, session, event, count, enabled, running): /'
 	is "$n $ns" "$SESSIONS $SESSIONS" "$what: every session read by the parent and by itself"
@@ -92,12 +102,9 @@ mux() {
 	diag "$what: running/enabled ratios sum to $ratiosum, in [$rlo, $rhi]"
 	is "$idle" 0 "$what: every event ran, in phase A and in its session (phase A shares of the fair one: $shmin to $shmax)"
 	is "$tor" 0 "$what: TOR_INSERTS sessions count 0, as nothing was injected"
-	ok "awk 'BEGIN { exit !($agg >= 0.97 && $agg <= 1.03) }'" \
-		"$what: CLOCKTICKS over all sessions, count / (running x 2 GHz) = $agg, within 3%"
-	ok "awk 'BEGIN { exit !($aw <= 0.1) }'" "$what: CLOCKTICKS per session, over phase A: largest error $aw, within 10%"
-	ok "awk 'BEGIN { exit !($sw <= 0.1) }'" \
-		"$what: CLOCKTICKS per session, scaled count against sim time x 2 GHz: largest error $sw, within 10%"
+	diag "$what: CLOCKTICKS count / (running x 2 GHz): $agg over all sessions; largest error of a session $aw over phase A, $sw over its own reading"
 	is "$act $bad" "$ncnt 0" "$what: rotation stopped, exactly $ncnt events active, counting exactly what came; the rest nothing"
+	is "$countsum" "$simtotal" "$what: the sessions' counts add up to $countsum, what the box's counters counted (the simulator's totals)"
 	compared=$((compared + 3 * SESSIONS))
 }
 

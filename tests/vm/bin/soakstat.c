@@ -14,7 +14,7 @@
  *	CPU is the CPU the event was opened on: its package's reading CPU
  *	then, wherever hotplug moved it since.
  *
- * soakstat mux [-m MS] [-i INJECT] [-a NS] SESSIONS SECONDS PMU CONFIG...
+ * soakstat mux [-m MS] [-i INJECT] [-a NS] [-t PREFIX] SESSIONS SECONDS PMU CONFIG...
  *	SESSIONS processes ("sessions") each open one event on PMU, on the
  *	first CPU of its cpumask, disabled: session S the CONFIG numbered
  *	S mod (number of CONFIGs), from 0. Each passes the parent a copy of
@@ -32,7 +32,11 @@
  *	of CONFIG number E, "A S E DCOUNT DENABLED DRUNNING" between phase
  *	A's two reads, "S S E COUNT ENABLED RUNNING" the session's own
  *	reading, and "B S E DCOUNT DENABLED DRUNNING" between phase B's two
- *	reads. t_98_mux.sh checks them.
+ *	reads. With -t, also "T TOTAL COUNT" at the end of phase B, the
+ *	clock still frozen: TOTAL the sum of the unwrapped totals ("total=")
+ *	of the simulator's state lines that start with PREFIX (the box's
+ *	counters), COUNT the sum of every session's count since it was
+ *	enabled. t_98_mux.sh checks them.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -376,19 +380,42 @@ static void print_delta(const char *tag, int sessions, int nev, struct value *a,
 		       (unsigned long long)(b[s].running - a[s].running));
 }
 
-#define MUX_USAGE "usage: soakstat mux [-m MS] [-i INJECT] [-a NS] SESSIONS SECONDS PMU CONFIG..."
+#define MUX_USAGE \
+	"usage: soakstat mux [-m MS] [-i INJECT] [-a NS] [-t PREFIX] SESSIONS SECONDS PMU CONFIG..."
+
+/* The sum of "total=" over the simulator's state lines starting with prefix. */
+static uint64_t sim_total(const char *prefix)
+{
+	FILE *f = fopen(SIM "state", "r");
+	uint64_t sum = 0;
+	char line[512];
+	char *t;
+
+	if (!f)
+		die(SIM "state");
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, prefix, strlen(prefix)))
+			continue;
+		t = strstr(line, " total=");
+		if (!t)
+			die("state: a counter line without total=");
+		sum += strtoull(t + 7, NULL, 10);
+	}
+	fclose(f);
+	return sum;
+}
 
 static int mux_main(int argc, char **argv)
 {
 	static struct value v0[MAX_SESSIONS], v1[MAX_SESSIONS];
-	const char *inject = NULL, *advance = NULL, *pmu;
+	const char *inject = NULL, *advance = NULL, *total = NULL, *pmu;
 	uint64_t configs[MAX_EVENTS], w[6], stop;
 	int sessions, nev, i, opt, status, fail = 0, cpu;
 	char muxfile[256], buf[64];
 	long mux = 0, old_mux, left;
 	double secs;
 
-	while ((opt = getopt(argc, argv, "m:i:a:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:i:a:t:")) != -1) {
 		switch (opt) {
 		case 'm':
 			mux = atol(optarg);
@@ -398,6 +425,9 @@ static int mux_main(int argc, char **argv)
 			break;
 		case 'a':
 			advance = optarg;
+			break;
+		case 't':
+			total = optarg;
 			break;
 		default:
 			die(MUX_USAGE);
@@ -484,6 +514,14 @@ static int mux_main(int argc, char **argv)
 		write_file(SIM "clock", buf);
 	}
 	read_all(sessions, v1);
+	if (total) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < sessions; i++)
+			sum += v1[i].count;
+		printf("T %llu %llu\n", (unsigned long long)sim_total(total),
+		       (unsigned long long)sum);
+	}
 	write_file(SIM "clock", "run\n");
 	snprintf(buf, sizeof(buf), "%ld\n", old_mux);
 	write_file(muxfile, buf);
