@@ -38,17 +38,23 @@ mkdir -p "$logs"
 
 limit=${UNCORE_BENCH_TIMEOUT:-1200}
 
-# boot [--like GUEST] MODE NAME [CMDLINE...]: run the guest in MODE, as
-# the Broadwell in its default shape or in the part and shape of GUEST
-# (tools/vm/guests.tsv), console in $logs/NAME.log, its table in
+# boot [--like GUEST | --part PART] MODE NAME [CMDLINE...]: run the guest
+# in MODE, as the Broadwell in its default shape, or in the part and shape
+# of GUEST (tools/vm/guests.tsv), or as PART in its default shape, with
+# the initramfs BENCH_INITRD (default bench.cpio.gz), console in
+# $logs/NAME.log, its table in
 # $logs/NAME.rst. Progress lines only; the console is in the log. A boot
 # that hangs before /init (TCG on a loaded host, see check.sh) is stopped
 # by run-qemu.sh's boot watchdog and retried.
 boot() {
 	local shape=(--part bdx) desc="bdx, 8 vCPUs in 2 sockets" mode name try rc
+	local initrd=${BENCH_INITRD:-$BUILD/bench.cpio.gz}
 	if [ "$1" = --like ]; then
 		guest_load "$2"
 		shape=("${G_SHAPE[@]}") desc="as guest $2: ${G_SHAPE[*]}"
+		shift 2
+	elif [ "$1" = --part ]; then
+		shape=(--part "$2") desc="$2 in its default shape"
 		shift 2
 	fi
 	mode=$1 name=$2
@@ -57,7 +63,7 @@ boot() {
 		log "booting $v (QEMU TCG, $desc) for $mode, try $try"
 		set +e
 		"$tools/run-qemu.sh" --timeout "$limit" "${shape[@]}" \
-			--log "$logs/$name.log" "/boot/vmlinuz-$v" "$BUILD/bench.cpio.gz" \
+			--log "$logs/$name.log" "/boot/vmlinuz-$v" "$initrd" \
 			"$mode" quiet "$@" | sed -u 's/\r$//' | grep --line-buffered '^bench:'
 		set -e
 		grep -aq 'uncore-guest:' "$logs/$name.log" && break
@@ -71,10 +77,37 @@ boot() {
 	fi
 }
 
-# UNCORE_BENCH=access, sampling, load or nhmex runs one of them; nhmex,
+# startup KERNEL PART: perf's start-up with the driver's aliases
+# (tests/vm/common/bench_startup.sh) in a boot of KERNEL (6.1 or 6.12:
+# common.sh, kernel_version) as PART, with both perfs: the static one of
+# DEBUG_SERIES (build-perf.sh) and Debian's (6.1). Its table goes to
+# $logs/bench-startup-KERNEL-PART.rst.
+startup() {
+	local k=$1 part=$2 kv
+	kv=$(kernel_version "$k") || die "no $k kernel with headers (tools/setup-deps.sh)"
+	"$tools/build-modules.sh" "$k" "/usr/src/linux-headers-$kv"
+	UNCORE_PERF=$("$tools/build-perf.sh") UNCORE_PERF_DEBIAN=1 \
+		"$tools/mkinitramfs.sh" "$kv" "$BUILD/$k" "$BUILD/bench-startup.cpio.gz"
+	v=$kv BENCH_INITRD=$BUILD/bench-startup.cpio.gz \
+		boot --part "$part" startup "bench-startup-$k-$part"
+}
+
+# UNCORE_BENCH=access, sampling, load, startup or nhmex runs one of them;
+# startup, every kernel series as each part whose aliases are many (the
+# Xeon E5 v4, the Xeon 7500) is not part of all (four boots); nhmex,
 # the Xeon 7500's access table (tests/vm/nhmex/bench.sh, in the nhmex2
 # guest's shape), also runs with all.
 what=${UNCORE_BENCH:-all}
+if [ "$what" = startup ]; then
+	for k in 6.1 6.12; do
+		for p in bdx nhmex; do
+			startup "$k" "$p"
+			echo
+			cat "$logs/bench-startup-$k-$p.rst"
+		done
+	done
+	exit 0
+fi
 if [ "$what" = all ] || [ "$what" = nhmex ]; then
 	boot --like nhmex2 bench bench-nhmex
 	if [ "$what" = nhmex ]; then

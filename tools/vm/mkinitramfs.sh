@@ -31,13 +31,17 @@ add_busybox() {
 # Debian's perf is dynamically linked: copy it with every library ldd
 # names, at the same paths, plus the dynamic loader. With UNCORE_PERF set
 # (the debug kernel's guests: build-perf.sh), that static perf instead.
+# UNCORE_PERF_DEBIAN=1 adds Debian's beside the static one, as
+# /usr/bin/perf-debian (make bench's start-up table runs both).
 add_perf() {
 	local lib
 	if [ -n "${UNCORE_PERF:-}" ]; then
 		install -D -m 0755 "$UNCORE_PERF" "$root/usr/bin/perf"
-		return
+		[ "${UNCORE_PERF_DEBIAN:-0}" = 1 ] || return 0
+		install -m 0755 /usr/bin/perf "$root/usr/bin/perf-debian"
+	else
+		cp --parents /usr/bin/perf "$root"
 	fi
-	cp --parents /usr/bin/perf "$root"
 	for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do
 		cp -L --parents "$lib" "$root"
 	done

@@ -11,6 +11,8 @@
 #          operation).
 #   sampling: the same, then its bench_sample.sh (perf record throughput).
 #   load:  its bench_load.sh (load time and memory; it loads the modules).
+#   startup: common/bench_startup.sh (perf's start-up with the driver's
+#          aliases; it loads the modules).
 # Test output is TAP on stdout; the host parses it (tools/vm/parse-results.sh).
 set -u
 # shellcheck source=lib.sh
@@ -177,5 +179,6 @@ demo) demo ;;
 bench) load_modules && sh "$(part_dir)/bench.sh" ;;
 sampling) load_modules && sh "$(part_dir)/bench_sample.sh" ;;
 load) sh "$(part_dir)/bench_load.sh" ;;
-*) echo "usage: $0 check|demo|bench|sampling|load" >&2; exit 2 ;;
+startup) sh /tests/common/bench_startup.sh ;;
+*) echo "usage: $0 check|demo|bench|sampling|load|startup" >&2; exit 2 ;;
 esac
