@@ -173,6 +173,34 @@ demo() {
 	sh "$(part_dir)/demo.sh"
 }
 
+# QEMU 7.2's multi-threaded TCG can run a stale copy of kernel text the
+# kernel has just patched: a vCPU executes the int3 text_poke_bp() left
+# after the patch is complete, and the kernel dies ("Oops: int3" at
+# __schedule+0x407, 6.12 guests). perf patches the scheduler each time the
+# first task event opens and after the last one closes (the static key
+# perf_sched_events): a task event held open for the guest's life keeps
+# the key on, so perf runs no longer patch kernel text.
+#
+# Its event must be open before anything loads or unloads a module: on
+# 6.1, perf_pmu_unregister() waits for pmus_srcu's readers with pmus_lock
+# held, and perf_event_open() of a software event (this dummy) takes
+# pmus_lock inside a pmus_srcu read section: an rmmod at that moment
+# deadlocks both (seen: make demo PART=nhmex, whose demo reloads the
+# driver; uncore_pmu.rst, "Kernel series"). perf stat starts its workload
+# once the events are open, so the workload's marker says it is.
+hold_sched_key() {
+	rm -f /tmp/sched-key-held
+	perf stat -e dummy -o /dev/null -- \
+		sh -c ': >/tmp/sched-key-held; exec sleep 2147483647' </dev/null >/dev/null 2>&1 &
+	_i=0
+	while [ ! -e /tmp/sched-key-held ] && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -e /tmp/sched-key-held ] || echo "# perf_sched_events holder did not start in 60 s"
+}
+
+hold_sched_key
 case ${1:-} in
 check) check ;;
 demo) demo ;;
