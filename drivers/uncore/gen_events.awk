@@ -35,6 +35,10 @@
 #                        that names the event together with the event code
 #                        (a box whose counters each have their own events)
 #   %group T CODE MASK   one constraint entry for these events
+#   %listed T ALIAS      list T's ALIAS with all_aliases=N too, as a
+#                        "mainline" or "driver" row is: an alias
+#                        tools/uncore-top reads, or one whose name perf's
+#                        JSON encodes in a way the driver refuses
 #
 # A fixed-counter row (ctrs "fixed") is event=0xff, optionally with other
 # fields set to 0 ("event=0xff,umask=0", as mainline spells some).
@@ -67,7 +71,12 @@ BEGIN {
 }
 
 function err(msg) {
-	printf "%s:%d: %s\n", FILENAME, FNR, msg | "cat 1>&2"
+	err_at(FILENAME ":" FNR, msg)
+}
+
+# An error at @where ("FILE:LINE"), for one found after the line was read.
+function err_at(where, msg) {
+	printf "%s: %s\n", where, msg | "cat 1>&2"
 	nerr++
 }
 
@@ -223,6 +232,15 @@ function hex(v) {
 	ngroup[$2]++
 	gcode[$2, ngroup[$2]] = num($3)
 	gmask[$2, ngroup[$2]] = num($4)
+	next
+}
+
+/^%listed/ {
+	if (NF != 3 || !($2 in ncount)) {
+		err("malformed %listed line: want %listed TYPE ALIAS of a declared type")
+		next
+	}
+	listed[$2, $3] = FILENAME ":" FNR
 	next
 }
 
@@ -540,6 +558,16 @@ function emit_avail(t,    i, has) {
 }
 
 END {
+	for (k in listed) {
+		split(k, kp, SUBSEP)
+		for (i = 1; i <= nrows[kp[1]]; i++)
+			if (rname[kp[1], i] == kp[2])
+				break
+		if (i > nrows[kp[1]])
+			err_at(listed[k], "%listed " kp[1] " " kp[2] ": no such alias")
+		else
+			rcompat[kp[1], i] = 1
+	}
 	if (prefix == "")
 		err("no %prefix line")
 	if (ntypes == 0)

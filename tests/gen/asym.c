@@ -50,7 +50,8 @@ const struct uncore_event_desc asym_pw_events[] = {
 	  .config = "event=0xff,umask=0",
 	  .compat = true },
 	{ .name = "turbo",
-	  .config = "event=0x04,umask=0xff" },
+	  .config = "event=0x04,umask=0xff",
+	  .compat = true },
 	{ }
 };
 

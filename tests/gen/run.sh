@@ -100,6 +100,8 @@ bad event_field_without_bits 3 '%type\tmb\t6\t-\tevent,inc_sel\n'
 bad no_event_no_key 5 \
 	'%type\tmb\t6\t-\tinc_sel,fvc\n%key\tmb\tinc_sel\t9-13\nmb\ta\tfvc=0x1\t-\t-\t0-5\t0\tx\n'
 bad fixed_nonzero_umask 3 'nb\tclk\tevent=0xff,umask=0x1\t-\t-\tfixed\t1\tx\n'
+bad listed_no_such_alias 3 '%listed\tnb\tb\nnb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\n'
+bad listed_unknown_type 3 '%listed\tmb\ta\n'
 
 echo "1..$n"
 [ "$bad" -eq 0 ]

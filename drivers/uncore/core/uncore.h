@@ -384,8 +384,9 @@ struct uncore_constraint {
  * @config: its perf config string ("event=0x35,umask=0x3")
  * @scale: perf's <name>.scale (a decimal number as a string), or NULL
  * @unit: perf's <name>.unit ("MiB"), or NULL
- * @compat: one of mainline's aliases, or a type's clockticks: listed even
- *	with the module parameter all_aliases=N
+ * @compat: one of mainline's aliases, a type's clockticks or one the
+ *	event table marks %listed: listed with the module parameter
+ *	all_aliases=N, the default, too
  * @avail: listed only where the platform's available() holds for this
  *	condition (NULL: always)
  */

@@ -40,24 +40,26 @@ else
 		"no uncore PMU: says so, exit 1"
 fi
 
-# The driver with mainline's aliases only (all_aliases=0): the iMC's
-# cas_count_read/write and the UBox clockticks are there, the QPI flit and
-# LLC_LOOKUP aliases are not. The message names each column it cannot
-# fill, and nothing else; the other parts' views, whose PMUs are not here,
-# on one line.
-if load_modules all_aliases=0; then
-	$UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
+# A machine with mainline's driver: the iMC's cas_count_read/write and the
+# UBox clockticks are there, the QPI flit and LLC_LOOKUP aliases are not
+# (this driver's PMUs, in a copy of sysfs without them). The message names
+# each column it cannot fill, and nothing else; the other parts' views,
+# whose PMUs are not here, on one line.
+if load_modules; then
+	ut_mainline_tree /tmp/utsys unc_q_txl_flits_g0.data unc_q_rxl_flits_g0.data unc_c_llc_lookup.any
+	UNCORE_TOP_SYS=/tmp/utsys $UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
 	rc=$?
 	sed 's/^/# /' /tmp/ut.err
-	is "$rc $(grep -c '^  [a-z_]*: no ' /tmp/ut.err)" "1 3" "all_aliases=0: exit 1, three columns named"
+	is "$rc $(grep -c '^  [a-z_]*: no ' /tmp/ut.err)" "1 3" "mainline's aliases: exit 1, three columns named"
 	ok "grep -q '^  qpi_out: no uncore_qpi_\* with events/unc_q_txl_flits_g0.data\$' /tmp/ut.err" \
-		"all_aliases=0: names the QPI Tx flit alias"
+		"mainline's aliases: names the QPI Tx flit alias"
 	ok "grep -q '^  llc_miss: no uncore_cbox_\* with events/unc_c_llc_lookup.any\$' /tmp/ut.err" \
-		"all_aliases=0: names the LLC_LOOKUP alias"
-	ok "! grep -qE 'mem_read|mem_write|uclk' /tmp/ut.err" "all_aliases=0: the columns it can fill are not named"
-	ok "[ ! -s /tmp/ut.out ]" "all_aliases=0: nothing on stdout"
+		"mainline's aliases: names the LLC_LOOKUP alias"
+	ok "! grep -qE 'mem_read|mem_write|uclk' /tmp/ut.err" "mainline's aliases: the columns it can fill are not named"
+	ok "[ ! -s /tmp/ut.out ]" "mainline's aliases: nothing on stdout"
 	is "$(grep -c '^[a-z0-9]* (.*) needs:$' /tmp/ut.err) $(grep -c '^uncore-top: (views of other parts, with PMUs not here: nhmex (uncore_mbox_\*, .*), p4mp (uncore_ibusq_lat), k8 (uncore_nb))$' /tmp/ut.err)" \
-		"1 1" "all_aliases=0: only the Broadwell view detailed, the others named on one line"
+		"1 1" "mainline's aliases: only the Broadwell view detailed, the others named on one line"
+	rm -rf /tmp/utsys
 	# Another part's view, asked for: every column, by its PMU.
 	$UT -n 1 --view k8 >/tmp/ut.out 2>/tmp/ut.err
 	is "$? $(sed -n 2,4p /tmp/ut.err | tr '\n' '|')" \
@@ -66,8 +68,9 @@ if load_modules all_aliases=0; then
 fi
 unload_modules
 
-# The aliases the view needs, whatever the guest's command line gives.
-load_modules all_aliases=1 || exit 1
+# The rest with the driver's default aliases (all_aliases=0): every one
+# the view reads is listed.
+load_modules all_aliases=0 || exit 1
 topo_init
 np=$(echo "$PKGS" | wc -w)
 khz=$(cat "$SIMPARAM"/uclk_khz)

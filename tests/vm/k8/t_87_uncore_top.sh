@@ -16,7 +16,7 @@
 # shellcheck source=../lib/uncore_top_lib.sh
 . /tests/lib/uncore_top_lib.sh
 
-load_modules || exit 1
+load_modules all_aliases=0 || exit 1
 k8_topo
 
 UT_TITLE="Athlon 64 / Opteron (K8) northbridge"

@@ -44,6 +44,30 @@ ut_other_view() {
 		"$(grep -c '^  [a-z_]*: no .* with events/' /tmp/ut.err)"
 }
 
+# ut_mainline_tree DIR ALIAS...: DIR/bus/event_source/devices holds the
+# driver's uncore PMUs as a machine whose driver lacks the aliases ALIAS
+# shows them (mainline's intel_uncore, which names those events otherwise):
+# each PMU's type, cpumask, format/ and events/ but ALIAS. For
+# UNCORE_TOP_SYS=DIR.
+ut_mainline_tree() {
+	rm -rf "$1/bus"
+	_root=$1/bus/event_source/devices
+	shift
+	for _p in /sys/bus/event_source/devices/uncore_*; do
+		_n=$_root/${_p##*/}
+		mkdir -p "$_n/format" "$_n/events"
+		cat "$_p/type" >"$_n/type"
+		cat "$_p/cpumask" >"$_n/cpumask"
+		for _f in "$_p"/format/*; do cat "$_f" >"$_n/format/${_f##*/}"; done
+		for _f in "$_p"/events/*; do
+			[ -e "$_f" ] || continue
+			_a=${_f##*/}
+			case " $* " in *" ${_a%.scale} "* | *" ${_a%.unit} "* | *" $_a "*) continue ;; esac
+			cat "$_f" >"$_n/events/$_a"
+		done
+	done
+}
+
 # ut_field CSV K P NAMES...: columns NAMES of interval K, package P, by
 # header name (as a user's script would), on one line.
 ut_field() {

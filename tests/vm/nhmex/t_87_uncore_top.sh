@@ -16,7 +16,7 @@
 # shellcheck source=../lib/uncore_top_lib.sh
 . /tests/lib/uncore_top_lib.sh
 
-load_modules || exit 1
+load_modules all_aliases=0 || exit 1
 nh_topo
 hz=$(sed -n 's/^pkg0 info .*uclk_hz=\([0-9]*\).*/\1/p' "$SIM"/state)
 
@@ -79,19 +79,22 @@ ok "grep -q '^  mem_read: no uncore_imc_\* PMU\$' /tmp/ut.err" "--view bdx: name
 ok "grep -q '^  uclk: no uncore_ubox with events/clockticks\$' /tmp/ut.err" "--view bdx: names the U-box alias it needs"
 unload_modules
 
-# Mainline's aliases only (all_aliases=0): bbox_cmds_read, the QPI flit
-# aliases and clockticks are there; NEW_PACKETS_RECV and LLC_MISSES are not.
-if load_modules all_aliases=0; then
-	$UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
+# A machine with mainline's driver (this driver's PMUs, in a copy of sysfs
+# without the aliases mainline lacks): bbox_cmds_read, the QPI flit aliases
+# and clockticks are there; NEW_PACKETS_RECV and LLC_MISSES are not.
+if load_modules; then
+	ut_mainline_tree /tmp/utsys port0_new_packets_recv port1_new_packets_recv llc_misses.all
+	UNCORE_TOP_SYS=/tmp/utsys $UT -n 1 >/tmp/ut.out 2>/tmp/ut.err
 	rc=$?
 	sed 's/^/# /' /tmp/ut.err
 	is "$rc $(grep -c '^  [a-z_]*: no ' /tmp/ut.err) $(grep -c '^[a-z0-9]* (.*) needs:$' /tmp/ut.err)" "1 2 1" \
-		"all_aliases=0: exit 1, two columns of one view named"
+		"mainline's aliases: exit 1, two columns of one view named"
 	ok "grep -q '^  qpi_in: no uncore_rbox_\* with events/port0_new_packets_recv\$' /tmp/ut.err" \
-		"all_aliases=0: names the NEW_PACKETS_RECV alias"
+		"mainline's aliases: names the NEW_PACKETS_RECV alias"
 	ok "grep -q '^  llc_miss: no uncore_cbox_\* with events/llc_misses.all\$' /tmp/ut.err" \
-		"all_aliases=0: names the LLC_MISSES alias"
+		"mainline's aliases: names the LLC_MISSES alias"
 	ok "grep -q '^uncore-top: (views of other parts, with PMUs not here: bdx (uncore_imc_\*, uncore_qpi_\*), p4mp (uncore_ibusq_lat), k8 (uncore_nb))\$' /tmp/ut.err" \
-		"all_aliases=0: the other parts' views on one line"
+		"mainline's aliases: the other parts' views on one line"
+	rm -rf /tmp/utsys
 fi
 unload_modules

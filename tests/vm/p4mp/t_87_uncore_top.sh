@@ -15,7 +15,7 @@
 # shellcheck source=../lib/uncore_top_lib.sh
 . /tests/lib/uncore_top_lib.sh
 
-load_modules || exit 1
+load_modules all_aliases=0 || exit 1
 p4_topo
 
 UT_TITLE="64-bit Xeon MP with L3 (NetBurst)"
