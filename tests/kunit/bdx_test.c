@@ -335,10 +335,23 @@ static void event_availability(struct kunit *test)
 	static const struct uncore_platform plat = {
 		.id = "test", .available = rev_d_available,
 	};
-	const struct uncore_event_desc later = { .name = "ecc", .avail = "rev_e" };
-	const struct uncore_event_desc now = { .name = "sized", .avail = "rev_d" };
-	const struct uncore_event_desc always = { .name = "dram" };
+	/* Marked as listed by default, so only the condition decides. */
+	static const struct uncore_event_desc later = {
+		.name = "ecc", .avail = "rev_e", .compat = true,
+	};
+	static const struct uncore_event_desc now = {
+		.name = "sized", .avail = "rev_d", .compat = true,
+	};
+	static const struct uncore_event_desc always = {
+		.name = "dram", .compat = true,
+	};
+	/* Listed only with all_aliases=Y, and then only where it exists. */
+	static const struct uncore_event_desc manual = { .name = "rd" };
+	static const struct uncore_event_desc manual_later = {
+		.name = "scrub", .avail = "rev_e",
+	};
 	const struct uncore_platform *saved = uncore_plat;
+	bool saved_all = all_aliases;
 	struct uncore_type type = bdx_imc;
 	struct uncore_event ue;
 
@@ -354,6 +367,14 @@ static void event_availability(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, uncore_listed(&later));
 	KUNIT_EXPECT_TRUE(test, uncore_listed(&now));
 	KUNIT_EXPECT_TRUE(test, uncore_listed(&always));
+	all_aliases = false;
+	KUNIT_EXPECT_FALSE(test, uncore_listed(&manual));
+	KUNIT_EXPECT_FALSE(test, uncore_listed(&manual_later));
+	all_aliases = true;
+	KUNIT_EXPECT_TRUE(test, uncore_listed(&manual));
+	KUNIT_EXPECT_FALSE(test, uncore_listed(&manual_later));
+	KUNIT_EXPECT_FALSE(test, uncore_listed(&later));
+	all_aliases = saved_all;
 	/* A platform without the hook has every event of its tables. */
 	uncore_plat = NULL;
 	KUNIT_EXPECT_EQ(test, uncore_event_config(&type, new_event(test, 0x80e8, 0, 0), &ue), 0);
