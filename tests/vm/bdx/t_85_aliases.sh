@@ -20,6 +20,7 @@ REQUIRED="ubox cbox pcu sbox"
 # this many file descriptors. perf raises its soft limit to the hard one
 # (and 1000 beyond) by itself; the shell raises the hard one.
 MAXFD=16000
+# shellcheck disable=SC3045 # busybox sh, the guest's, has ulimit -n
 ulimit -n $((MAXFD + 1000)) 2>/dev/null || MAXFD=2000
 TMP=/tmp/aliases
 
@@ -194,7 +195,7 @@ done
 missing=$(awk 'NR == FNR { seen[$1] = 1; next } !($2 in seen) { print $2 }' \
 	"$TMP/seen" "$TMP/sysfs" | head -n 5 | tr '\n' ' ')
 is "$missing" "" "perf stat printed a line for each of the $(wc -l <"$TMP/sysfs") PMU/alias/ events"
-diag "$(wc -l <"$TMP/sysfs") PMU/alias/ events in $(($(date +%s) - start)) s, $(ls "$TMP"/batch.* | wc -l) perf runs"
+diag "$(wc -l <"$TMP/sysfs") PMU/alias/ events in $(($(date +%s) - start)) s, $(find "$TMP" -name 'batch.*' | wc -l) perf runs"
 
 # (b) perf's own uncore events for this CPU (broadwellx JSON, Family 6
 # Model 0x4F), as `perf list --details` prints them: the name on a line of
@@ -240,7 +241,7 @@ json_opens() {
 	missing=$(awk 'NR == FNR { seen[$1] = 1; next } !($2 in seen) { print $2 }' \
 		"$TMP/seen" "$TMP/jsonev" | head -n 5 | tr '\n' ' ')
 	is "$missing" "" "$1perf stat printed a line for each of the $(wc -l <"$TMP/jsonev") JSON events"
-	diag "$(wc -l <"$TMP/jsonev") JSON events in $(($(date +%s) - start)) s, $(ls "$TMP"/batch.* | wc -l) perf runs"
+	diag "$(wc -l <"$TMP/jsonev") JSON events in $(($(date +%s) - start)) s, $(find "$TMP" -name 'batch.*' | wc -l) perf runs"
 }
 json_opens ""
 unload_modules
