@@ -82,17 +82,28 @@ static void aux_sharing(struct kunit *test)
 	/* Another byte is free to take any value. */
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, c, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2014ULL);
-	/* A byte still used by one event keeps its value: nothing to write. */
-	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice, &dirty);
-	KUNIT_EXPECT_EQ(test, dirty, 0x0ULL);
+	/* A byte still used by one event: a scrub leaves it. */
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0], 1);
+	KUNIT_EXPECT_EQ(test, uncore_aux_scrub(bdx_pcu.aux, 1, &st), 0x0ULL);
 	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2014ULL);
-	/* Its last user gone, it goes back to zero; the other byte stays. */
-	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice, &dirty);
-	KUNIT_EXPECT_EQ(test, dirty, 0x1ULL);
-	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2000ULL);
-	/* A byte nobody uses any more may be rewritten. */
+	/* Its last user gone, it keeps its value: taken again, no write. */
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
+	KUNIT_EXPECT_EQ(test, st.ref[0][0], 0);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2014ULL);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x0ULL);
+	uncore_aux_put(bdx_pcu.aux, &st, &a->aux, a->aux_choice);
+	/* A byte nobody holds may take another value. */
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_pcu, &st, b, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x1ULL);
 	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2015ULL);
+	/* Everything given back, a scrub zeroes it all in one write. */
+	uncore_aux_put(bdx_pcu.aux, &st, &b->aux, b->aux_choice);
+	uncore_aux_put(bdx_pcu.aux, &st, &c->aux, c->aux_choice);
+	KUNIT_EXPECT_EQ(test, uncore_aux_scrub(bdx_pcu.aux, 1, &st), 0x1ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x0ULL);
+	KUNIT_EXPECT_EQ(test, uncore_aux_scrub(bdx_pcu.aux, 1, &st), 0x0ULL);
 
 	/* CBo: FILTER0/1 are one field; only an identical value shares. */
 	memset(&st, 0, sizeof(st));
@@ -122,14 +133,33 @@ static void aux_sharing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, c, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, st.ref[0][0], 2);
 	KUNIT_EXPECT_EQ(test, st.ref[1][0], 1);
-	uncore_aux_put(bdx_ha.aux, &st, &a->aux, a->aux_choice, &dirty);
-	/* The address user stays; the opcode slot is cleared, free for b's value. */
-	KUNIT_EXPECT_EQ(test, dirty, 0x10ULL);
+	uncore_aux_put(bdx_ha.aux, &st, &a->aux, a->aux_choice);
+	/* The address user stays; the opcode slot, held by none, is b's. */
 	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x23456000ULL);
-	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x0ULL);
+	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x5ULL);
 	KUNIT_EXPECT_EQ(test, aux_take(&bdx_ha, &st, b, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, dirty, 0x10ULL);
 	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x6ULL);
+	/* A scrub clears only what nobody holds: b's opcode, c's address stay. */
+	KUNIT_EXPECT_EQ(test, uncore_aux_scrub(bdx_ha.aux, 2, &st), 0x0ULL);
+	uncore_aux_put(bdx_ha.aux, &st, &c->aux, c->aux_choice);
+	KUNIT_EXPECT_EQ(test, uncore_aux_scrub(bdx_ha.aux, 2, &st), 0x3ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0] | st.val[0][1], 0x0ULL);
+	KUNIT_EXPECT_EQ(test, st.val[1][0], 0x6ULL);
+
+	/* CBo: the same filter again writes nothing; another, only FILTER0. */
+	memset(&st, 0, sizeof(st));
+	a = aux_event(test, &bdx_cbox, 0x1134, 0x1ULL << 17);
+	b = aux_event(test, &bdx_cbox, 0x1134, 0x2ULL << 17);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_cbox, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x1ULL);
+	uncore_aux_put(bdx_cbox.aux, &st, &a->aux, a->aux_choice);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_cbox, &st, a, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x0ULL);
+	uncore_aux_put(bdx_cbox.aux, &st, &a->aux, a->aux_choice);
+	KUNIT_EXPECT_EQ(test, aux_take(&bdx_cbox, &st, b, &dirty), 0);
+	KUNIT_EXPECT_EQ(test, dirty, 0x1ULL);
+	KUNIT_EXPECT_EQ(test, st.val[0][0], 0x2ULL << 17);
 }
 
 static u32 nodeid_map(const u8 *node, int n)

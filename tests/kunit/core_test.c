@@ -155,10 +155,11 @@ static void aux_alternatives(struct kunit *test)
 	st.ref[1][0] = 0;
 	KUNIT_EXPECT_EQ(test, uncore_aux_get(halves, &st, d, ca, &dirty), 0);
 	KUNIT_EXPECT_EQ(test, dirty, 0x11ULL);
-	uncore_aux_put(halves, &st, d, ca, &dirty);
+	uncore_aux_put(halves, &st, d, ca);
 	KUNIT_EXPECT_EQ(test, st.ref[0][0] + st.ref[0][1] + st.ref[1][0], 0);
-	/* Nothing left in use: every register written back to zero. */
-	KUNIT_EXPECT_EQ(test, dirty, 0x11ULL);
+	/* Given back, the values stay until a scrub writes them to zero. */
+	KUNIT_EXPECT_NE(test, st.val[0][0] | st.val[1][0], 0x0ULL);
+	KUNIT_EXPECT_EQ(test, uncore_aux_scrub(halves, 2, &st), 0x11ULL);
 	KUNIT_EXPECT_EQ(test, st.val[0][0] | st.val[1][0], 0x0ULL);
 
 	/* No more requests or alternatives than the arrays hold. */
@@ -224,32 +225,58 @@ static const struct uncore_split_ops split_ops = {
 
 /*
  * A carry into the upper dword landing before, between and after each of
- * the reads: the value returned is always one the counter held during the
- * read sequence, never off by 2^32; 2 reads when the lower dword is clear
- * of a wrap, 3 when it is within the slack of one.
+ * the reads, the lower dword read first or second: the value returned is
+ * always one the counter held during the read sequence, never off by
+ * 2^32. 2 reads when the order @prev guesses is clear of the wrap: the
+ * lower dword first near 0, the upper first near 2^32; 3 when it is
+ * within the slack of one; at most 4 when the guess is wrong.
  */
 static void split_read(struct kunit *test)
 {
 	const u64 step = 1000;
-	int k;
+	int k, wrong;
 
-	for (k = -1; k <= 5; k++) {
-		u64 start = BIT_ULL(32) * 7 - 2500 + k * step;
+	for (wrong = 0; wrong <= 1; wrong++) {
+		for (k = -5; k <= 5; k++) {
+			u64 start = BIT_ULL(32) * 7 - 2500 + k * step;
+			/* @prev where the counter is now, or at the other end. */
+			u64 prev = start ^ (wrong ? BIT_ULL(31) : 0);
+			struct split_fake f = { .val = start, .step = step };
+			u64 v = uncore_read_split(&split_ops, &f, 48, prev);
+			bool lo_first = !(lower_32_bits(prev) & BIT(31));
+			/* The value the dword read first is within the slack of the wrap. */
+			bool near = lo_first ?
+				lower_32_bits(start) + 2 * step > U32_MAX :
+				lower_32_bits(start + step) <= 2 * step;
+
+			KUNIT_EXPECT_GE_MSG(test, v, start, "k=%d wrong=%d", k, wrong);
+			KUNIT_EXPECT_LE_MSG(test, v, start + (f.reads - 1) * step,
+					    "k=%d wrong=%d", k, wrong);
+			KUNIT_EXPECT_EQ_MSG(test, (v - start) % step, 0ULL,
+					    "k=%d wrong=%d", k, wrong);
+			KUNIT_EXPECT_LE_MSG(test, f.reads, near ? 4 : 2,
+					    "k=%d wrong=%d", k, wrong);
+			KUNIT_EXPECT_GE_MSG(test, f.reads, 2, "k=%d wrong=%d", k, wrong);
+			if (!wrong && k >= 0)
+				KUNIT_EXPECT_EQ_MSG(test, f.reads, near ? 3 : 2, "k=%d", k);
+		}
+	}
+	/* A counter that starts from 0, read with its last value: two reads. */
+	for (k = 1; k <= 5; k++) {
+		u64 start = BIT_ULL(32) * 3 + k * step;
 		struct split_fake f = { .val = start, .step = step };
-		u64 v = uncore_read_split(&split_ops, &f, 48);
-		/* The lower dword read second, and the slack then. */
-		bool near = lower_32_bits(start + step) <= 2 * step;
 
-		KUNIT_EXPECT_GE_MSG(test, v, start, "k=%d", k);
-		KUNIT_EXPECT_LE_MSG(test, v, start + (f.reads - 1) * step, "k=%d", k);
-		KUNIT_EXPECT_EQ_MSG(test, (v - start) % step, 0ULL, "k=%d", k);
-		KUNIT_EXPECT_EQ_MSG(test, f.reads, near ? 3 : 2, "k=%d", k);
+		KUNIT_EXPECT_EQ_MSG(test, uncore_read_split(&split_ops, &f, 48,
+							    start - step),
+				    start, "k=%d", k);
+		KUNIT_EXPECT_EQ_MSG(test, f.reads, 2, "k=%d", k);
 	}
 	/* A counter far from a wrap: two reads. */
 	{
 		struct split_fake f = { .val = BIT_ULL(40) + BIT_ULL(31), .step = step };
 
-		KUNIT_EXPECT_EQ(test, uncore_read_split(&split_ops, &f, 48),
+		KUNIT_EXPECT_EQ(test, uncore_read_split(&split_ops, &f, 48,
+							BIT_ULL(40) + BIT_ULL(31)),
 				BIT_ULL(40) + BIT_ULL(31) + step);
 		KUNIT_EXPECT_EQ(test, f.reads, 2);
 	}
@@ -257,7 +284,7 @@ static void split_read(struct kunit *test)
 	{
 		struct split_fake f = { .val = GENMASK_ULL(63, 0) };
 
-		KUNIT_EXPECT_EQ(test, uncore_read_split(&split_ops, &f, 48),
+		KUNIT_EXPECT_EQ(test, uncore_read_split(&split_ops, &f, 48, 0),
 				GENMASK_ULL(47, 0));
 	}
 }

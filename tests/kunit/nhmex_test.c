@@ -211,9 +211,14 @@ static void nhmex_mbox_subcontrols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0x1b), 1, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_FLAG(3) | M_INC(1), 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(1) | 3ULL << 19, 0, 0), -EINVAL);
-	/* ISS + PLD: two requests, the low and the high half. */
+	/*
+	 * ISS + PLD: the low and the high half, and the address match, which
+	 * a PLD event without one needs disabled.
+	 */
 	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_INC(0xa), 0x200000001ULL, 0, a, NULL), 0);
-	KUNIT_EXPECT_EQ(test, a->aux.nreq, 2);
+	KUNIT_EXPECT_EQ(test, a->aux.nreq, 3);
+	KUNIT_EXPECT_EQ(test, a->aux.req[2].alt[0].slot, NHMEX_M_ADDR);
+	KUNIT_EXPECT_EQ(test, a->aux.req[2].alt[0].val[0], 0ULL);
 	KUNIT_EXPECT_EQ(test, a->aux.req[0].alt[0].slot, NHMEX_M_ISS);
 	KUNIT_EXPECT_EQ(test, a->aux.req[0].alt[0].val[0], 1ULL);
 	KUNIT_EXPECT_EQ(test, a->aux.req[1].alt[0].slot, NHMEX_M_PLD);
@@ -230,6 +235,22 @@ static void nhmex_mbox_subcontrols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->aux.req[1].alt[0].val[2], 0xfULL);
 	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0xb), 1, 0x1234), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0x1b), 0, BIT_ULL(63)), -EINVAL);
+	/*
+	 * A PLD event without a match claims the match disabled: given back,
+	 * a's match stays in the registers, and b, counting every address,
+	 * must not share it but turn it off.
+	 */
+	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_INC(0xb), 1, 0, b, NULL), 0);
+	KUNIT_EXPECT_EQ(test, b->aux.nreq, 2);
+	KUNIT_EXPECT_EQ(test, b->aux.req[1].alt[0].slot, NHMEX_M_ADDR);
+	KUNIT_EXPECT_EQ(test, b->aux.req[1].alt[0].val[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, take(&nhmex_mbox, &st, a), 0);
+	KUNIT_EXPECT_EQ(test, take(&nhmex_mbox, &st, b), -EBUSY);
+	uncore_aux_put(nhmex_mbox.aux, &st, &a->aux, a->aux_choice);
+	KUNIT_EXPECT_EQ(test, st.val[NHMEX_M_ADDR][0], NHMEX_M_MM_CFG_EN);
+	KUNIT_EXPECT_EQ(test, take(&nhmex_mbox, &st, b), 0);
+	KUNIT_EXPECT_EQ(test, st.val[NHMEX_M_ADDR][0], 0ULL);
+	memset(&st, 0, sizeof(st));
 
 	/*
 	 * FVC: the value is given in the event's own field; the inc_sel is

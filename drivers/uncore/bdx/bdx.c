@@ -316,14 +316,21 @@ static int bdx_cbox_hw_config(const struct uncore_type *type,
 	return 0;
 }
 
-/* FILTER0, then FILTER1; the core writes zeros after box init (2.3.2.3). */
+/*
+ * FILTER0, then FILTER1, each only if its value changed: the two are
+ * independent registers, read only while an event that uses them counts,
+ * and that event's enabling write comes after both. The core writes zeros
+ * after box init (2.3.2.3).
+ */
 static void bdx_cbox_write_aux(struct uncore_box *box, int slot,
 			       const u64 *val, u32 regs)
 {
-	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER0 + box->msr_base,
-			 val[0]);
-	uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER1 + box->msr_base,
-			 val[1]);
+	if (regs & BIT(0))
+		uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER0 +
+				 box->msr_base, val[0]);
+	if (regs & BIT(1))
+		uncore_msr_write(box, BDX_C0_MSR_PMON_BOX_FILTER1 +
+				 box->msr_base, val[1]);
 }
 
 static const struct uncore_aux_slot bdx_cbox_aux[] = {

@@ -184,8 +184,12 @@ static void bdx_ha_write_aux(struct uncore_box *box, int slot,
 			     const u64 *val, u32 regs)
 {
 	if (slot == BDX_HA_SLOT_ADDR) {
-		uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH0, val[0]);
-		uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH1, val[1]);
+		if (regs & BIT(0))
+			uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH0,
+					 val[0]);
+		if (regs & BIT(1))
+			uncore_pci_write(box, box->pdev, BDX_HA_ADDRMATCH1,
+					 val[1]);
 	} else {
 		uncore_pci_write(box, box->pdev, BDX_HA_OPCODEMATCH, val[0]);
 	}
@@ -354,10 +358,16 @@ static int bdx_qpi_hw_config(const struct uncore_type *type,
 static void bdx_qpi_write_aux(struct uncore_box *box, int slot,
 			      const u64 *val, u32 regs)
 {
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH0, val[0]);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MATCH1, val[1]);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MASK0, val[2]);
-	uncore_pci_write(box, box->aux_pdev, BDX_QPI_RX_MASK1, val[3]);
+	static const u16 reg[] = {
+		BDX_QPI_RX_MATCH0, BDX_QPI_RX_MATCH1,
+		BDX_QPI_RX_MASK0, BDX_QPI_RX_MASK1,
+	};
+	int r;
+
+	/* Only those that changed: the enabling write comes after them all. */
+	for (r = 0; r < ARRAY_SIZE(reg); r++)
+		if (regs & BIT(r))
+			uncore_pci_write(box, box->aux_pdev, reg[r], val[r]);
 }
 
 /* The Rx MATCH0, MATCH1, MASK0, MASK1 set: one slot of one field. */

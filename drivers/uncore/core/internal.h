@@ -249,6 +249,7 @@ void uncore_pmu_setup(struct uncore_pmu *upmu);
 void uncore_event_update(struct uncore_box *box, struct perf_event *event);
 void uncore_box_init(struct uncore_box *box);
 void uncore_put_aux(struct uncore_box *box, struct perf_event *event);
+void uncore_scrub_aux(void *info);
 void uncore_box_let_run(struct uncore_box *box);
 void uncore_pmu_start(struct perf_event *event, int flags);
 void uncore_pmu_stop(struct perf_event *event, int flags);

@@ -200,38 +200,61 @@ int uncore_aux_get(const struct uncore_aux_slot *slots,
  * @st: what the box's slots hold
  * @need: what the event needed
  * @choice: the alternatives it was granted
- * @dirty: set to the registers whose values changed, as for
- *	uncore_aux_get(), which the caller writes to the hardware
  *
- * A field its last user gives back goes to zero, the value the core gives
- * every field at box init: a filter or match left set would apply to the
- * next agent's events (another driver, a tool writing MSRs), and some
- * registers refuse writes while one is set (NHM-EX S-Box MM_CFG[63]).
+ * The fields keep their values: the hardware applies a field only to the
+ * events that request it, and each of those requests its own value, so a
+ * value nobody holds changes no count. The next event that needs the same
+ * value writes nothing (a perf rotation's del and add of the same events,
+ * say). uncore_aux_scrub() clears them once the box's events are gone.
  */
 void uncore_aux_put(const struct uncore_aux_slot *slots,
 		    struct uncore_aux_state *st,
-		    const struct uncore_aux_need *need, const u8 *choice,
-		    u64 *dirty)
+		    const struct uncore_aux_need *need, const u8 *choice)
 {
-	int i, f, r;
+	int i, f;
 
-	*dirty = 0;
 	for (i = 0; i < need->nreq; i++) {
 		const struct uncore_aux_alt *alt = &need->req[i].alt[choice[i]];
-		const struct uncore_aux_slot *slot = &slots[alt->slot];
-		u64 *val = st->val[alt->slot];
 
-		for (f = 0; f < slot->nfields; f++) {
-			if (!(alt->fields & BIT(f)) || --st->ref[alt->slot][f])
+		for (f = 0; f < slots[alt->slot].nfields; f++)
+			if (alt->fields & BIT(f))
+				st->ref[alt->slot][f]--;
+	}
+}
+
+/**
+ * uncore_aux_scrub() - clear the fields nobody holds
+ * @slots: the box type's slots
+ * @nslots: how many
+ * @st: what the box's slots hold
+ *
+ * A field its users have all given back goes to zero, the value the core
+ * gives every field at box init: a filter or match left set would apply
+ * to the next agent's events (another driver, a tool writing MSRs), and
+ * some registers refuse writes while one is set (NHM-EX S-Box MM_CFG[63]).
+ *
+ * Return: the registers whose values changed, as uncore_aux_get()'s
+ * @dirty, which the caller writes to the hardware.
+ */
+u64 uncore_aux_scrub(const struct uncore_aux_slot *slots, int nslots,
+		     struct uncore_aux_state *st)
+{
+	u64 dirty = 0;
+	int s, f, r;
+
+	for (s = 0; s < nslots; s++) {
+		for (f = 0; f < slots[s].nfields; f++) {
+			if (st->ref[s][f])
 				continue;
-			for (r = 0; r < slot->nregs; r++) {
-				if (!(val[r] & slot->field[f][r]))
+			for (r = 0; r < slots[s].nregs; r++) {
+				if (!(st->val[s][r] & slots[s].field[f][r]))
 					continue;
-				val[r] &= ~slot->field[f][r];
-				*dirty |= BIT_ULL(alt->slot * UNCORE_AUX_REGS + r);
+				st->val[s][r] &= ~slots[s].field[f][r];
+				dirty |= BIT_ULL(s * UNCORE_AUX_REGS + r);
 			}
 		}
 	}
+	return dirty;
 }
 
 /**
@@ -336,27 +359,46 @@ u32 uncore_constraint_counters(const struct uncore_constraint *c, u64 config,
  * @ops: reads a dword; bounds what the counter counted meanwhile
  * @ctx: passed to @ops
  * @width: counter width in bits, at most 64
+ * @prev: the counter's value at its last read: where its lower dword
+ *	probably is now
  *
- * The counter counts on while it is read. Upper, then lower: a lower dword
- * above what the counter can have counted since the upper read began
- * (@ops->slack) has not wrapped since, so the upper dword read belongs to
- * it. Otherwise a carry may have fallen between the two reads, and the
- * upper dword is read again: a carry since the first read fell before the
- * lower one (another would take 2^32 more counts), so the new upper dword
- * belongs to the lower one. Two reads, three when the lower dword is that
- * close to a wrap: at the counter's largest rate and a read of a few
- * microseconds, one read in a thousand or fewer. (Lower then upper is off
- * by 2^32 whenever a carry falls between them.)
+ * The counter counts on while it is read, at most @ops->slack since the
+ * first read began. Two reads are enough whenever the lower dword cannot
+ * have carried into the upper one between them:
+ * - lower, then upper, when the lower dword is more than the slack below
+ *   its wrap: no carry can fall between the two;
+ * - upper, then lower, when the lower dword is above the slack: it has
+ *   not wrapped since the upper read began, so that read belongs to it.
+ * @prev chooses the order (a lower dword in its bottom half is read
+ * first), so that a counter near either end of its lower dword, as one
+ * that starts from 0 is for a long time, takes two reads. Where the
+ * guess fails (the lower dword is near the other end, or more time than
+ * expected passed) the read goes on in the other order: upper again if
+ * the lower dword it reads is within the slack of a wrap, since a carry
+ * can then have fallen before it (another would take 2^32 more counts),
+ * so the new upper dword belongs to it. Three reads then, four at most.
+ * (Either order without its check is off by 2^32 when a carry falls
+ * between the two reads.)
  *
  * Return: the counter value.
  */
-u64 uncore_read_split(const struct uncore_split_ops *ops, void *ctx, int width)
+u64 uncore_read_split(const struct uncore_split_ops *ops, void *ctx, int width,
+		      u64 prev)
 {
-	u32 hi = ops->read(ctx, true);
-	u32 lo = ops->read(ctx, false);
+	u32 hi, lo;
 
+	if (!(lower_32_bits(prev) & BIT(31))) {
+		lo = ops->read(ctx, false);
+		hi = ops->read(ctx, true);
+		if ((u64)lo + ops->slack(ctx) <= U32_MAX)
+			goto out;
+	} else {
+		hi = ops->read(ctx, true);
+	}
+	lo = ops->read(ctx, false);
 	if (lo <= ops->slack(ctx))
 		hi = ops->read(ctx, true);
+out:
 	return ((u64)hi << 32 | lo) & GENMASK_ULL(width - 1, 0);
 }
 

@@ -133,8 +133,9 @@ static void uncore_aux_write(struct uncore_box *box, u64 dirty)
  * @box: the box
  *
  * Their reset values are not documented everywhere (BDX box reset leaves
- * the filters alone), and the core's record of them starts at zero. Once
- * per box, before anyone can add an event to it.
+ * the filters alone): the core's record of them is written whole, every
+ * field cleared, as no event holds one yet. At a box's probe and at each
+ * return of its package, before anyone can add an event to it.
  *
  * Context: the CPU online callback on a CPU of the box's package, or PCI
  * probe (process context).
@@ -146,6 +147,7 @@ void uncore_box_init(struct uncore_box *box)
 	/* A forwarding type has no registers of its own. */
 	if (!type->forward) {
 		type->ops->init_box(box);
+		uncore_aux_scrub(type->aux, type->num_aux, &box->aux.st);
 		uncore_aux_write(box, U64_MAX);
 	}
 	box->initialized = true;
@@ -188,8 +190,9 @@ static bool uncore_get_aux(struct uncore_box *box, struct perf_event *event)
  * @box: the box
  * @event: the event
  *
- * The registers whose value changes are written, unless the box is dead;
- * the control bits its alternatives added go.
+ * Nothing is written: the fields keep their values (uncore_aux_put())
+ * until another value is needed or uncore_scrub_aux() clears them. The
+ * control bits its alternatives added go.
  *
  * Context: the box's reading CPU, IRQs off; takes the box's aux lock.
  */
@@ -198,19 +201,37 @@ void uncore_put_aux(struct uncore_box *box, struct perf_event *event)
 	const struct uncore_type *type = box->pmu->type;
 	struct uncore_event *ue = to_uevent(event);
 	unsigned long flags;
-	u64 dirty;
 
 	if (!ue->aux.nreq)
 		return;
 	raw_spin_lock_irqsave(&box->aux.lock, flags);
-	uncore_aux_put(type->aux, &box->aux.st, &ue->aux, ue->aux_choice,
-		       &dirty);
+	uncore_aux_put(type->aux, &box->aux.st, &ue->aux, ue->aux_choice);
+	raw_spin_unlock_irqrestore(&box->aux.lock, flags);
+	event->hw.config &= ~ue->aux_ctl;
+	ue->aux_ctl = 0;
+}
+
+/**
+ * uncore_scrub_aux() - clear the auxiliary fields nobody holds
+ * @info: the box (struct uncore_box *)
+ *
+ * Context: the box's reading CPU with IRQs off, an IPI from the destroy of
+ * the box's last event that had auxiliary needs. Takes the box's aux
+ * lock, as add() and del() there do.
+ */
+void uncore_scrub_aux(void *info)
+{
+	struct uncore_box *box = info;
+	const struct uncore_type *type = box->pmu->type;
+	unsigned long flags;
+	u64 dirty;
+
+	raw_spin_lock_irqsave(&box->aux.lock, flags);
+	dirty = uncore_aux_scrub(type->aux, type->num_aux, &box->aux.st);
 	/* A removed device takes no write; its state goes with it. */
 	if (!box->dead)
 		uncore_aux_write(box, dirty);
 	raw_spin_unlock_irqrestore(&box->aux.lock, flags);
-	event->hw.config &= ~ue->aux_ctl;
-	ue->aux_ctl = 0;
 }
 
 static u32 uncore_allowed(const struct uncore_type *type,
@@ -731,6 +752,7 @@ void uncore_box_release(struct kref *ref)
 static void uncore_event_destroy(struct perf_event *event)
 {
 	struct uncore_box *box = event_box(event);
+	int cpu;
 
 	/* Off the box since its del(): nothing queues them again. */
 	irq_work_sync(&to_uevent(event)->park_irq);
@@ -740,24 +762,31 @@ static void uncore_event_destroy(struct perf_event *event)
 	uncore_prune_opens(event, -1);
 
 	/*
-	 * Closed between a move's install and its end, never added back:
-	 * its counter must not outlive it (uncore_pkg_uncarry()). The
-	 * hotplug lock keeps the box's reading CPU, which owns it, in place.
+	 * The hotplug lock keeps the box's reading CPU, which owns its
+	 * registers, in place.
 	 */
-	if (event->hw.flags & UNCORE_HWF_MOVED) {
-		int cpu;
-
-		cpus_read_lock();
-		cpu = READ_ONCE(box->cpu);
-		if (cpu >= 0)
-			smp_call_function_single(cpu, uncore_drop_carried,
-						 event, true);
-		cpus_read_unlock();
-	}
+	cpus_read_lock();
+	cpu = READ_ONCE(box->cpu);
+	/*
+	 * Closed between a move's install and its end, never added back:
+	 * its counter must not outlive it (uncore_pkg_uncarry()).
+	 */
+	if ((event->hw.flags & UNCORE_HWF_MOVED) && cpu >= 0)
+		smp_call_function_single(cpu, uncore_drop_carried, event, true);
 
 	mutex_lock(&uncore_box_mutex);
 	box->pmu->nr_events--;
+	/*
+	 * The box's last event with auxiliary needs: what they left set is
+	 * cleared for whoever uses the box next. An event of the box opened
+	 * meanwhile takes what it needs in add(), under the aux lock. A
+	 * package with no CPU has its boxes reset, and their fields cleared,
+	 * when one comes back (uncore_box_init()).
+	 */
+	if (to_uevent(event)->aux.nreq && !--box->aux_events && cpu >= 0)
+		smp_call_function_single(cpu, uncore_scrub_aux, box, true);
 	mutex_unlock(&uncore_box_mutex);
+	cpus_read_unlock();
 	kref_put(&box->ref, uncore_box_release);
 	kfree(to_uevent(event));
 	event->pmu_private = NULL;
@@ -846,6 +875,8 @@ again:
 	ue->box = box;
 	kref_get(&box->ref);
 	upmu->nr_events++;
+	if (ue->aux.nreq)
+		box->aux_events++;
 	upmu->used = true;
 	event->destroy = uncore_event_destroy;
 out:

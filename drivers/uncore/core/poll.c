@@ -27,6 +27,35 @@ MODULE_PARM_DESC(poll_max_ms,
 /* While a box fails, its timer looks this often for it to answer again. */
 #define UNCORE_FAULT_POLL_NS	(100 * NSEC_PER_MSEC)
 
+/*
+ * How often, at most, the timer reads the controls back for another
+ * agent's writes (uncore_check_foreign()): at every tick of a box whose
+ * counters need one that seldom, every few ticks of a box read more often
+ * (a BDX HA's counter can take 1.3 minutes to wrap), so that no box's
+ * timer reads more an hour than mainline's, which never checks
+ * (Documentation/benchmarks.rst). poll_max_ms shortens it with the
+ * period.
+ */
+#define UNCORE_FOREIGN_CHECK_NS	(10ULL * 60 * NSEC_PER_SEC)
+
+/*
+ * Is this tick one that checks the controls? One an interval after the
+ * last check, less half a period, so that timer latency does not push a
+ * check to the tick after; the interval as poll_max_ms is now, so that
+ * lowering it takes effect at the next tick.
+ */
+static bool uncore_foreign_due(struct uncore_box *box, u64 now)
+{
+	u64 every = min_t(u64, UNCORE_FOREIGN_CHECK_NS,
+			  (u64)max(READ_ONCE(poll_max_ms), 1U) * NSEC_PER_MSEC);
+
+	if (box->foreign_checked &&
+	    now - box->foreign_checked < every - min(every, box->poll_ns) / 2)
+		return false;
+	box->foreign_checked = now ?: 1;
+	return true;
+}
+
 /**
  * uncore_set_poll_period() - how often the box's timer runs
  * @box: the box
@@ -216,18 +245,19 @@ enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 	struct uncore_box *box = container_of(hrtimer, struct uncore_box, hrtimer);
 	struct pt_regs *regs = NULL, caller;
 	int i, sampling = 0;
-	bool running;
+	bool running, check;
 	u64 next;
 
 	uncore_pass_begin();
 	if (box->n_throttled)
 		uncore_unthrottle(box);
 	uncore_reprogram(box);
+	check = uncore_foreign_due(box, local_clock());
 	for (i = 0; i < box->n_events; i++) {
 		struct perf_event *event = box->events[i];
 
 		if (event->hw.state & PERF_HES_STOPPED ||
-		    uncore_check_foreign(box, event))
+		    (check && uncore_check_foreign(box, event)))
 			continue;
 		uncore_event_update(box, event);
 		if (!uncore_timer_event(event))

@@ -236,7 +236,12 @@ struct uncore_access_stats {
  * @used_mask: counters in use
  * @hrtimer: poll timer, pinned to @cpu, running while events are added
  * @poll_ns: current poll period
+ * @foreign_checked: local_clock() time the timer last read the controls
+ *	back for another agent's writes, 0 if it never did
  * @aux: auxiliary-register arbitration
+ * @aux_events: open events of the box that need auxiliary registers;
+ *	under uncore_box_mutex. The last one's destroy clears the fields
+ *	their events left set (uncore_scrub_aux())
  * @stats: register access counts
  * @pdev: PCI function of a PCI box (NULL for MSR boxes)
  * @aux_pdev: a second function some PCI boxes need (QPI match/mask)
@@ -286,7 +291,9 @@ struct uncore_box {
 	unsigned long used_mask;
 	struct hrtimer hrtimer;
 	u64 poll_ns;
+	u64 foreign_checked;
 	struct uncore_aux aux;
+	int aux_events;
 	struct uncore_access_stats stats;
 	struct pci_dev *pdev;
 	struct pci_dev *aux_pdev;
@@ -677,8 +684,9 @@ int uncore_aux_get(const struct uncore_aux_slot *slots,
 		   u8 *choice, u64 *dirty);
 void uncore_aux_put(const struct uncore_aux_slot *slots,
 		    struct uncore_aux_state *st,
-		    const struct uncore_aux_need *need, const u8 *choice,
-		    u64 *dirty);
+		    const struct uncore_aux_need *need, const u8 *choice);
+u64 uncore_aux_scrub(const struct uncore_aux_slot *slots, int nslots,
+		     struct uncore_aux_state *st);
 struct uncore_aux_alt *uncore_aux_request(struct uncore_aux_need *need,
 					  int slot, u32 fields);
 struct uncore_aux_alt *uncore_aux_alternative(struct uncore_aux_need *need,
@@ -701,6 +709,7 @@ struct uncore_split_ops {
 	u64 (*slack)(void *ctx);
 };
 
-u64 uncore_read_split(const struct uncore_split_ops *ops, void *ctx, int width);
+u64 uncore_read_split(const struct uncore_split_ops *ops, void *ctx, int width,
+		      u64 prev);
 
 #endif /* _UNCORE_PMU_UNCORE_H */

@@ -166,7 +166,8 @@ u64 uncore_pci_read_counter(struct uncore_box *box, struct perf_event *event)
 		.start = local_clock(),
 		.max_rate = to_uevent(event)->max_rate,
 	};
-	u64 val = uncore_read_split(&uncore_pci_split, &ctx, width);
+	u64 val = uncore_read_split(&uncore_pci_split, &ctx, width,
+				    local64_read(&event->hw.prev_count));
 
 	return ctx.failed ? local64_read(&event->hw.prev_count) : val;
 }

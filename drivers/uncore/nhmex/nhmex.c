@@ -753,6 +753,7 @@ static int nhmex_mbox_hw_config(const struct uncore_type *type,
 	u64 c2 = event->attr.config2;
 	bool flag = config & NHMEX_M_FLAG_MODE;
 	struct uncore_aux_alt *alt;
+	bool pld;
 	u8 reg[2];
 	u32 sel;
 	int i, err;
@@ -776,13 +777,19 @@ static int nhmex_mbox_hw_config(const struct uncore_type *type,
 			alt->val[0] = i ? upper_32_bits(c1) : lower_32_bits(c1);
 		}
 	}
-	/* Address match serves the PLD events only [EXT: digest A.1]. */
+	/*
+	 * Address match serves the PLD events only [EXT: digest A.1]. A PLD
+	 * event without one claims it too, disabled: a match another event
+	 * left enabled would filter what it counts (uncore_aux_put()).
+	 */
+	pld = reg[0] == NHMEX_M_PLD || reg[1] == NHMEX_M_PLD;
+	if (c2 && (!(c2 & NHMEX_M_F_EN) || !pld))
+		return -EINVAL;
+	if (!pld)
+		return 0;
+	alt = uncore_aux_request(&ue->aux, NHMEX_M_ADDR, BIT(0));
 	if (!c2)
 		return 0;
-	if (!(c2 & NHMEX_M_F_EN) ||
-	    (reg[0] != NHMEX_M_PLD && reg[1] != NHMEX_M_PLD))
-		return -EINVAL;
-	alt = uncore_aux_request(&ue->aux, NHMEX_M_ADDR, BIT(0));
 	alt->val[0] = NHMEX_M_MM_CFG_EN;
 	alt->val[1] = FIELD_GET(NHMEX_M_F_MATCH, c2);
 	alt->val[2] = FIELD_GET(NHMEX_M_F_MASK, c2);

@@ -62,4 +62,14 @@ is "$(perf script -i $DATA -F event 2>/dev/null | grep -c '^ *imc:')" 5 \
 	"iMC 0 samples 2 periods before and 3 after, none while parked"
 is "$(tr ',' '\n' <"$PMUS/uncore_cbox_$cbo/cpumask" | tail -n1)" "$r1" "CPU $r1, back first, reads package 1"
 is "$(sim_violations)" 0 "no reserved bit written"
+
+# A filter whose last event is closed while its package has no CPU stays
+# set until a CPU comes back and the box is reset (uncore_box_init()):
+# nothing can write it meanwhile.
+pstat "$out" -a -e "uncore_cbox_$cbo/event=0x35,umask=0x8,tid_en=1,filter_tid=0x1,name=tf/" -- \
+	sh -c "for c in $cpus; do echo 0 >/sys/devices/system/cpu/cpu\$c/online || exit 1; done"
+ok "grep -q '^pkg1 cbox$cbo filter0=0x00000001' $SIM/audit" "the CBo's thread filter stays set while package 1 has no CPU"
+echo 1 >"/sys/devices/system/cpu/cpu$r1/online"
+is "$(sim_leftovers)" 0 "CPU $r1 back: the filter is cleared with the box's reset"
+for c in $cpus; do echo 1 >"/sys/devices/system/cpu/cpu$c/online"; done
 unload_modules
