@@ -266,3 +266,32 @@ soak_size() {
 	*) echo "$1" ;;
 	esac
 }
+
+# access_rows FILE: the rows of the first table between BENCH-TABLE-BEGIN
+# and BENCH-TABLE-END in FILE (a bench.sh output), as BOX|OPERATION|OURS:
+# the lines between its second and third rule, columns two spaces apart.
+access_rows() {
+	sed -n '/^BENCH-TABLE-BEGIN$/,/^BENCH-TABLE-END$/p' "$1" |
+		awk '/^===/ { r++; next } r == 2 { split($0, f, /  +/); print f[1] "|" f[2] "|" f[3] }'
+}
+
+# access_check BENCH EXPECTED: run the part's BENCH (tests/vm/*/bench.sh)
+# for its register accesses per operation, and check each row against
+# EXPECTED (BOX|OPERATION|OURS lines, # comments): the same rows, the same
+# counts. No clock skip here (make bench's -icount), so the poll tick rows
+# repeat the read's cost; they are deterministic all the same.
+access_check() {
+	BENCH_ACCESS_ONLY=1 sh "$1" >/tmp/access.out 2>&1
+	ok $? "$1 ran" || { sed 's/^/# /' /tmp/access.out | tail -n 20; return 1; }
+	access_rows /tmp/access.out >/tmp/access.got
+	grep -v '^#' "$2" >/tmp/access.want 2>/dev/null
+	while IFS='|' read -r _box _op _want; do
+		_got=$(awk -F'|' -v b="$_box" -v o="$_op" '$1 == b && $2 == o { print $3 }' /tmp/access.got)
+		is "$_got" "$_want" "$_box, $_op: $_want"
+	done </tmp/access.want
+	# A row the bench has and the expected table has not is a new figure.
+	_extra=$(awk -F'|' 'FILENAME == ARGV[1] { w[$1 "|" $2] = 1; next } !(($1 "|" $2) in w) { print $1 ", " $2 }' \
+		/tmp/access.want /tmp/access.got)
+	is "$_extra" "" "every row of the bench's table is in $2" ||
+		sed 's/^/# access: /' /tmp/access.got
+}
