@@ -297,6 +297,7 @@ DECLARE_PER_CPU(struct uncore_cpu_budget, uncore_budget);
 void uncore_pass_begin(void);
 void uncore_pass_end(void);
 bool uncore_over_budget(u64 now);
+u64 uncore_budget_wait(u64 now);
 bool uncore_counter_interrupts(struct perf_event *event);
 void uncore_sampling_mode(struct perf_event *event, bool pmi);
 bool uncore_pmi_event(struct perf_event *event);

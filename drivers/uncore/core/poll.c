@@ -81,14 +81,15 @@ bool uncore_set_poll_period(struct uncore_box *box)
 		period = min(period, uncore_poll_period_ns(counter_width(type, event),
 							   rate));
 	}
+	period = min_t(u64, period,
+		       (u64)max(READ_ONCE(poll_max_ms), 1U) * NSEC_PER_MSEC);
+	box->wrap_ns = period;
 	if (box->n_timer)
 		period = min(period, uncore_sample_tick_ns());
 	if (box->n_throttled)
 		period = min_t(u64, period, TICK_NSEC);
 	if (box->faults & (BIT(UNCORE_BOX_FAULT) | BIT(UNCORE_BOX_REPROGRAM)))
 		period = min_t(u64, period, UNCORE_FAULT_POLL_NS);
-	period = min_t(u64, period,
-		       (u64)max(READ_ONCE(poll_max_ms), 1U) * NSEC_PER_MSEC);
 	box->poll_ns = period;
 	return period < old;
 }
@@ -117,7 +118,13 @@ static void uncore_unthrottle(struct uncore_box *box)
 		if (!(hwc->flags & UNCORE_HWF_THROTTLED))
 			continue;
 		if (uncore_perf_throttled(hwc)) {
-			if (now - to_uevent(box->events[i])->thr_window < TICK_NSEC)
+			/*
+			 * Not while the CPU is over its budget: a sampling
+			 * event restarted then costs a pass at its next
+			 * overflow, and many boxes' events a pass each a tick.
+			 */
+			if (now - to_uevent(box->events[i])->thr_window < TICK_NSEC ||
+			    uncore_over_budget(now))
 				continue;
 			uncore_perf_unthrottle(hwc);
 			if (hwc->state & PERF_HES_STOPPED)
@@ -269,13 +276,16 @@ enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 	}
 	uncore_set_poll_period(box);
 	/*
-	 * A CPU over its budget has the next tick to itself at least, and a
-	 * box whose timer events are all throttled has nothing to sample
-	 * before the tick that restarts them.
+	 * A box whose timer events are all throttled has nothing to sample
+	 * before the tick that restarts them. A CPU over its budget has the
+	 * rest of the window to itself: each box waiting a tick would still
+	 * cost a pass per box a tick, on a package of thirty boxes more than
+	 * the budget. No longer than the counters allow.
 	 */
 	next = box->poll_ns;
-	if (uncore_over_budget(local_clock()) || (box->n_timer && !sampling))
+	if (box->n_timer && !sampling)
 		next = max_t(u64, next, TICK_NSEC);
+	next = max(next, min(uncore_budget_wait(local_clock()), box->wrap_ns));
 	uncore_pass_end();
 	hrtimer_forward_now(hrtimer, ns_to_ktime(next));
 	return HRTIMER_RESTART;

@@ -113,6 +113,26 @@ bool uncore_over_budget(u64 now)
 	return spent * 100 >= UNCORE_BUDGET_WINDOW_NS * pct;
 }
 
+/**
+ * uncore_budget_wait() - how long this CPU's passes should wait for its budget
+ * @now: local_clock() now
+ *
+ * Context: IRQs off.
+ *
+ * Return: 0 if the CPU is within its budget (uncore_over_budget()),
+ * otherwise the time left until its window ends and the budget is whole
+ * again (at least a tick, for a pass that outlasted its window).
+ */
+u64 uncore_budget_wait(u64 now)
+{
+	struct uncore_cpu_budget *b = this_cpu_ptr(&uncore_budget);
+	u64 end = b->window + UNCORE_BUDGET_WINDOW_NS;
+
+	if (!uncore_over_budget(now))
+		return 0;
+	return max_t(u64, end > now ? end - now : 0, TICK_NSEC);
+}
+
 /* Over budget, and enough samples taken that this is a storm: drop one. */
 static bool uncore_drop_sample(u64 now)
 {

@@ -236,6 +236,9 @@ struct uncore_access_stats {
  * @used_mask: counters in use
  * @hrtimer: poll timer, pinned to @cpu, running while events are added
  * @poll_ns: current poll period
+ * @wrap_ns: the longest the timer may wait for its counters not to wrap
+ *	twice unseen (poll_max_ms included), however the CPU's time budget
+ *	stands
  * @foreign_checked: local_clock() time the timer last read the controls
  *	back for another agent's writes, 0 if it never did
  * @aux: auxiliary-register arbitration
@@ -291,6 +294,7 @@ struct uncore_box {
 	unsigned long used_mask;
 	struct hrtimer hrtimer;
 	u64 poll_ns;
+	u64 wrap_ns;
 	u64 foreign_checked;
 	struct uncore_aux aux;
 	int aux_events;

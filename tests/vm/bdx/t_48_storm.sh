@@ -7,10 +7,13 @@
 # may set perf's (perf_event_max_sample_rate): 30-odd events then take
 # many times a tick's worth of CPU, and would lock the CPU up. The
 # driver bounds its sample passes to max_cpu_percent of the time on each
-# CPU; a shell loop pinned to package 0's reading CPU must then finish,
-# within ten times its unloaded time (loose: the guest's vCPUs share two
-# host cores with the recording), and the kernel must report no RCU stall
-# or soft lockup (the harness fails the run on either).
+# CPU: while a shell loop pinned to package 0's reading CPU runs, the
+# passes there (debugfs "budget", the driver's own clock) must take no
+# more than that share plus what a window may overrun it by, and the loop
+# must finish (the file's timeout); the kernel must report no RCU stall
+# or soft lockup (the harness fails the run on either). The loop's times
+# are printed, not checked: under TCG with the vCPUs sharing two host
+# cores with the recording and the other lane, they measure the host.
 # shellcheck source=../lib/lib.sh
 . /tests/lib/lib.sh
 # shellcheck source=../lib/uncore_lib.sh
@@ -38,6 +41,8 @@ spin() {
 	taskset -c "$CPU0" sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
 	echo $(($(now_cs) - _t0))
 }
+# pass_ns: the time CPU0's sample passes have taken since load.
+pass_ns() { awk -v c="$CPU0" '$1 == c { t = $4 } END { print t + 0 }' $DBG/budget; }
 base=$(spin)
 
 echo 10 >"$PARAM/sample_tick_us"
@@ -49,7 +54,9 @@ rec=$!
 # samples come.
 # shellcheck disable=SC2016 # until_true evaluates it
 until_true '[ $(samples_col 4) -gt 100000 ]'
+t0=$(pass_ns)
 load=$(spin)
+spent=$(($(pass_ns) - t0))
 budget=$(awk -v c="$CPU0" '$1 == c { print $2, $3 }' $DBG/budget)
 
 kill -INT $rec 2>/dev/null
@@ -61,7 +68,15 @@ samples=$(samples_col 4)
 over=$(samples_col 7)
 diag "$samples samples, $over not taken over budget"
 ok "[ $samples -gt 0 ] && [ $over -gt 0 ]" "the storm took samples and met the time budget"
-ok "[ $load -le $((10 * base + 200)) ]" "the loop ran in at most 10 times its unloaded time plus 2 s"
+# share: per cent of the loop's wall time in CPU0's sample passes. A
+# window (100 ms) may overrun the budget by the pass that crosses its end
+# and UNCORE_BUDGET_MIN_SAMPLES samples: 15 points (30% measured on a
+# quiet host, 53.6% when each box waited only a tick, 2026-11-29).
+pct=$(cat "$PARAM/max_cpu_percent")
+share=$(awk -v ns="$spent" -v cs="$load" 'BEGIN { printf "%.1f", cs ? ns / (cs * 1e5) : 100 }')
+diag "sample passes on CPU $CPU0 during the loop: $spent ns of $load cs, $share%"
+ok "awk -v s=$share -v p=$pct 'BEGIN { exit !(s <= p + 15) }'" \
+	"the sample passes took at most max_cpu_percent ($pct%) of the loop's CPU, plus 15 points"
 
 # The boxes count exactly afterwards, and nothing is left frozen.
 sim_settle 0 && sim_settle 1
