@@ -228,23 +228,23 @@ main() {
 	# A guest keeps about one host CPU busy (QEMU's vCPU threads mostly
 	# wait in HLT: the tests sleep while the simulator counts), so on two
 	# cores two lanes take guests from one queue, each the next one as it
-	# finishes the last. The debug guest goes first: a lane builds the
-	# debug kernel for it (tens of minutes with an empty cache) while the
-	# other runs the stock kernel's guests; the other debug kernel guests
-	# go last, when it is built, to whichever lane is free.
+	# finishes the last. The queue is guests.tsv's order, longest guest
+	# first, so that the lanes end together, but for the first debug
+	# kernel guest, which goes first: its lane builds the debug kernel
+	# (tens of minutes with an empty cache) while the other runs the
+	# stock guest, after which the kernel is there for the fuzzers (a lane
+	# that asks for it earlier waits for the build).
 	# UNCORE_JOBS=1 runs them one at a time, as for timing a guest.
-	local first=() rest=() late=() k l p f s lanes=1
+	local first=() rest=() k l p f s lanes=1
 	for k in $KERNELS; do
 		guest_load "$k"
-		if [ "$G_KERNEL" != debug ]; then
-			rest+=("$k")
-		elif [ ${#first[@]} -eq 0 ]; then
+		if [ "$G_KERNEL" = debug ] && [ ${#first[@]} -eq 0 ]; then
 			first+=("$k")
 		else
-			late+=("$k")
+			rest+=("$k")
 		fi
 	done
-	printf '%s\n' "${first[@]}" "${rest[@]}" "${late[@]}" | grep . >"$QUEUE" || true
+	printf '%s\n' "${first[@]}" "${rest[@]}" | grep . >"$QUEUE" || true
 	if [ "$JOBS" -gt 1 ] && [ "$(wc -l <"$QUEUE")" -gt 1 ]; then
 		lanes=2 LANE_TAG=1
 		lane 1 &
