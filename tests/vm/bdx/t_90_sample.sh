@@ -188,11 +188,13 @@ echo 100000 >$P/max_sample_rate
 # Frequency mode on HA CLOCKTICKS (UCLK, 2 GHz in the simulator, whose
 # clock-driven counters overflow on their own): the driver fits the period
 # at each sample. After a second to settle, the samples of the next 1.5 s
-# come at 1/F intervals (the median) and at the rate F (their number), both
-# within 25%: what is checked is that the driver fits the period (a period
-# left as it was would be off by orders of magnitude), not how fast a
-# loaded host runs the guest (the stock guest's median was 11.5% long once,
-# beside the debug guest and a kernel build).
+# come at 1/F intervals (the median, within a factor of two) and at the
+# rate F (their number, within 25%): what is checked is that the driver
+# fits the period (a period left as it was would be off by orders of
+# magnitude), not how fast a loaded host runs the guest (the stock guest's
+# median was 11.5% long once beside the debug guest and a kernel build,
+# 28.5% long beside the debug guest alone in a make check of 2026-11-29,
+# its rate within 10% of F then).
 #
 # The request is 1000/s divided by the guest's slowness factor. A PMI
 # takes the KASAN/lockdep guest under TCG about a millisecond (the kernel's
@@ -223,8 +225,8 @@ if perf record -q -a -o $DATA -F $F -e 'uncore_ha_0/event=0x00,name=haclk/' -- s
 	set -- $(awk -v f="$F" '{ g[NR] = $1; if ($1 > 2e6 / f) { late++; lost += $1 } }
 		END { printf "%d %d %.1f %d %d\n", NR + (NR > 0), g[int((NR + 1) / 2)], g[NR] / 1000, late, lost }' /tmp/gaps)
 	want=$(((1500000 - $5) * F / 1000000)) step=$((1000000 / F))
-	ok "[ $2 -ge $((step * 3 / 4)) ] && [ $2 -le $((step * 5 / 4)) ]" \
-		"-F $F: median interval $2 us, within 25% of $step"
+	ok "[ $2 -ge $((step / 2)) ] && [ $2 -le $((step * 2)) ]" \
+		"-F $F: median interval $2 us, within a factor of two of $step"
 	msg="-F $F: $1 samples of package 0 in 1.5 s, within 25% of $want, the rate over the $((1500 - $5 / 1000)) ms not in gaps longer than two steps (largest gap $3 ms, $4 of them)"
 	if [ "${UNCORE_TIMEOUT_SCALE:-1}" -eq 1 ]; then
 		ok "[ $1 -ge $((want * 3 / 4)) ] && [ $1 -le $((want * 5 / 4)) ]" "$msg"
