@@ -17,9 +17,9 @@ tools=$REPO/tools/vm
 # default those whose check column says yes).
 KERNELS=${UNCORE_KERNELS:-$(guest_names check=yes | tr '\n' ' ')}
 # The guests that run the fuzzer alone (tests t_95: the debugfuzz rows)
-# run it for FUZZ_SECONDS: 4 to 6 minutes each with the boot (2.5 to 3
-# minutes with kmemleak) and the leak scans. UNCORE_FUZZ_SEED=N sets the
-# seed (default: the guest's date). Documentation/fuzzing.rst.
+# run it for FUZZ_SECONDS: 2 to 3 minutes each with the boot, 4 to 6 with
+# kmemleak and its leak scans. UNCORE_FUZZ_SEED=N sets the seed (default:
+# the guest's date). Documentation/fuzzing.rst.
 FUZZ_SECONDS=${UNCORE_FUZZ_SECONDS:-30}
 FUZZ_ARGS=("uncore.fuzz_seconds=$FUZZ_SECONDS")
 [ -z "${UNCORE_FUZZ_SEED:-}" ] || FUZZ_ARGS+=("uncore.fuzz_seed=$UNCORE_FUZZ_SEED")
