@@ -22,6 +22,10 @@
  * the package lock), cannot find that lock held by their own CPU. The
  * function waits until our handler has seen its NMI, so there is at most
  * one in flight per CPU and two PMIs are never merged into one NMI.
+ *
+ * Our handler counts a PMI but does not claim it, as no hardware would:
+ * a PMI the driver does not claim is an unknown NMI to the kernel, which
+ * reports it ("NMI received for unknown reason"), and the tests see that.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -264,9 +268,11 @@ static int sim_foreign_claim(struct sim_pmi_cpu *pc)
 }
 
 /*
- * First in the NMI_LOCAL chain: claim an NMI this CPU raised for a PMI,
- * so the kernel never calls it unknown. The handlers after this one, the
- * driver's among them, still run for it and do their own claiming.
+ * First in the NMI_LOCAL chain: count an NMI this CPU raised for a PMI
+ * (the sender waits for that), and leave it to the handlers after this
+ * one, the driver's among them: unclaimed, the kernel reports it as
+ * unknown. An NMI of sim_foreign_nmi() is claimed here, as the agent that
+ * raised it would claim it.
  */
 static int sim_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
@@ -282,7 +288,7 @@ static int sim_nmi_handler(unsigned int type, struct pt_regs *regs)
 	s = sim_cpu_socket();
 	if (s)
 		atomic64_inc(&s->pmis_sent);
-	return NMI_HANDLED;
+	return NMI_DONE;
 }
 
 /**

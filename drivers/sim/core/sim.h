@@ -35,8 +35,8 @@ struct seq_file;
  *	&sim_model.pmi_wanted says so; arms @pmi_timer
  * @pmi_timer: expires at the sim time &sim_model.pmi_due gave; takes the
  *	model's owed PMI (&sim_model.pmi_take) and delivers it
- * @pmis_sent: PMIs claimed by the simulator's NMI handler on a CPU of this
- *	package
+ * @pmis_sent: PMIs that reached a CPU of this package as an NMI (seen by
+ *	the simulator's NMI handler, which leaves the claim to the driver)
  * @pmis_dropped: PMIs not sent: not to wake an idle target core, or no
  *	online CPU for a core of pmi_core_sel
  * @foreign_nmis: NMIs raised by an "nmi" fault on a CPU of this package

@@ -14,6 +14,7 @@
 . /tests/lib/uncore_lib.sh
 
 load_modules || exit 1
+nmi_mark t_36
 topo_init
 DATA=/tmp/perf.data
 CPU0=$(first_cpu 0)
@@ -56,7 +57,7 @@ is "$(sim_global frozen) $(sim_global status)" "0 0x000000000" "package 0 is not
 is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 "1000 events at period 1000: one sample"
 is "$(( $(pmi_stat 3) - nmi0 )) $(( $(pmi_stat 6) - owed0 ))" "1 1" \
 	"the backtrace NMI claimed the status, the PMI after it was taken as owed"
-ok "! dmesg | grep -q 'NMI received for unknown reason'" "no unknown NMI"
+is "$(unknown_nmis_since t_36)" 0 "no unknown NMI"
 
 # Every counter of the package counts again: a CBo event, 500 injected.
 cbo_counts_500 "$cbo" "$CPU0"

@@ -34,7 +34,7 @@ grace=120
 [ "$scale" -gt 1 ] && grace=300
 # Kernel report headlines, as tools/vm/common.sh's REPORT_RE (soft
 # lockups are "BUG: soft lockup").
-REPORTS='WARNING:|BUG:|KASAN:|UBSAN:|possible circular locking|INFO: task .* blocked|INFO: rcu|rcu: .*detected stalls|Oops|general protection fault|Kernel panic|Call Trace:'
+REPORTS='NMI received for unknown reason|WARNING:|BUG:|KASAN:|UBSAN:|possible circular locking|INFO: task .* blocked|INFO: rcu|rcu: .*detected stalls|Oops|general protection fault|Kernel panic|Call Trace:'
 LOG=/tmp/fuzz.log
 CLEAN="leftovers 0 rsvd_writes 0 faults 0"
 

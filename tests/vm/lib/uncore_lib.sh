@@ -172,6 +172,14 @@ box_stat() { awk -v p="$1" -v c="$2" '$1 == p && $2 == 0 { print $c }' /sys/kern
 # 6 NMIs taken as an owed PMI, 7 a PMI owed now).
 pmi_stat() { awk -v c="$1" '$1 == "0" { print $c }' /sys/kernel/debug/uncore_pmu/pmi; }
 
+# unknown_nmis_since NAME: unknown NMIs the kernel reported (PMIs no
+# handler claimed: the simulator claims none) since nmi_mark NAME.
+nmi_mark() { echo "uncore-test: nmi-mark $1" >/dev/kmsg; }
+unknown_nmis_since() {
+	dmesg | sed -n "/uncore-test: nmi-mark $1\$/,\$p" |
+		grep -c 'NMI received for unknown reason'
+}
+
 # until_true CMD: poll (10 s, scaled) until CMD succeeds.
 until_true() {
 	_n=$((100 * ${UNCORE_TIMEOUT_SCALE:-1}))
