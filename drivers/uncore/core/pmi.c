@@ -402,15 +402,34 @@ static void uncore_pkg_pmi_resume(void *info)
  * finishes before the PMI path resumes on @to, so the two never walk the
  * package's boxes at once.
  *
- * Context: the hotplug callback that moves the package; IPIs to @to.
+ * With no CPU left, the package is routed nowhere from now on: the first
+ * sampling event on the CPU that comes back first arms it afresh, route,
+ * stale status and freeze included, even if that CPU is the one that went
+ * (pkg_exit() may have cleared the route, and a freeze that landed while
+ * no CPU was online had its PMI dropped).
+ *
+ * Context: the hotplug callback that moves the package, on the old reading
+ * CPU when @to is -1; IPIs to @to.
  */
 void uncore_pkg_pmi_settle(int pkg, int to)
 {
 	struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
 
 	WRITE_ONCE(p->moving, false);
-	if (to < 0)
+	if (to < 0) {
+		/*
+		 * Its events are off the boxes and the passes queued here
+		 * have run: route the PMI to no core (it would be dropped)
+		 * and unfreeze; a freeze still on its way lands unrouted.
+		 */
+		uncore_pmi_sync(p);
+		if (p->cpu >= 0 && p->gbox)
+			uncore_plat->pmi->unfreeze(p->gbox, 0);
+		WRITE_ONCE(p->cpu, -1);
+		atomic64_set(&p->claimed, 0);
+		atomic_set(&p->owed, 0);
 		return;
+	}
 	smp_call_function_single(to, uncore_pkg_pmi_route, p, true);
 	uncore_pmi_sync(p);
 	smp_call_function_single(to, uncore_pkg_pmi_resume, (void *)(long)pkg,
@@ -478,11 +497,18 @@ void uncore_pmi_exit(void)
 
 	if (!uncore_nmi_registered)
 		return;
+	/*
+	 * On the package's reading CPU, where its global registers are
+	 * accessed; the route may name another CPU, the one the PMI last
+	 * reached (a reading CPU it cannot reach samples by timer). The
+	 * hotplug callbacks are gone: a CPU may have gone since.
+	 */
 	cpus_read_lock();
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		int cpu = uncore_pkgs[pkg].pmi.cpu;
+		int cpu = uncore_pkgs[pkg].cpu;
 
-		if (cpu >= 0 && cpu_online(cpu))
+		if (uncore_pkgs[pkg].pmi.cpu >= 0 && cpu >= 0 &&
+		    cpu_online(cpu))
 			smp_call_function_single(cpu, uncore_pmi_disarm,
 						 &uncore_pkgs[pkg].pmi, true);
 	}

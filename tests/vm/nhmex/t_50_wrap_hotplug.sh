@@ -6,8 +6,8 @@
 # sub-control): the counts stay exact, the auxiliary registers keep their
 # values on the new reading CPU, and the cpumask follows; and again while
 # a C-box samples: the sample count stays exact and the PMI follows the
-# reading CPU. Then the driver is unloaded with events open: it stays
-# until perf lets go.
+# reading CPU, also when the package's last CPU goes and comes back. Then
+# the driver is unloaded with events open: it stays until perf lets go.
 # shellcheck source=../lib/lib.sh
 . /tests/lib/lib.sh
 # shellcheck source=../lib/uncore_lib.sh
@@ -98,6 +98,40 @@ else
 	cat /sys/kernel/debug/uncore_pmu/pmi
 fi
 is "$(nh_bad_writes)" 0 "sampling across the hotplug wrote no reserved bit"
+
+# The package's last CPU is its reading CPU, and the same CPU comes back
+# first (review N1): pkg_exit() cleared the route with GLOBAL_CTL, and the
+# sampling event, back from its park, must route the PMI again. 2500
+# events before give 2 samples, 3000 after (500 of the period spent)
+# give 3, all on that CPU.
+rd=$(cut -d, -f2 $PMUS/uncore_cbox_5/cpumask)
+rest=""
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${c##*cpu}
+	[ "$n" != "$rd" ] && [ "$(pkg_of_cpu "$n")" = 1 ] && rest="$rest $n"
+done
+core=$(cat "/sys/devices/system/cpu/cpu$rd/topology/core_id")
+if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name=hl/ -- sh -c \
+	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+	 sim_inject '$is_ count=2500' && nh_settle 1 &&
+	 for c in $rest $rd; do echo 0 > /sys/devices/system/cpu/cpu\$c/online || exit 1; done &&
+	 echo 1 > /sys/devices/system/cpu/cpu$rd/online &&
+	 cat $SIM/state > /tmp/back &&
+	 sim_inject '$is_ count=3000' && nh_settle 1" >/tmp/rec.out 2>/tmp/rec.err; then
+	perf script -i $DATA -F cpu,event 2>/dev/null |
+		awk '$2 == "hl:" { gsub(/[][]/, "", $1); print $1 + 0 }' | uniq -c |
+		awk '{ printf "%s:%s ", $2, $1 }' >/tmp/per_cpu
+	is "$(cat /tmp/per_cpu)" "$rd:5 " \
+		"package 1's last CPU $rd goes and comes back first: 2 + 3 samples, all on it"
+else
+	ok 1 "perf record with package 1 offline and back: $(cat /tmp/rec.out /tmp/rec.err)"
+	sim_state | grep '^pkg1 \(global\|cbox5\)'
+	cat /sys/kernel/debug/uncore_pmu/pmi
+fi
+for c in $rest; do echo 1 >"/sys/devices/system/cpu/cpu$c/online"; done
+is "$(nh_field 1 global - pmi_core_sel /tmp/back)" "$(printf '0x%02x' $((1 << core)))" \
+	"back online, package 1's PMI goes to core $core (CPU $rd) again"
+is "$(sim_leftovers)" 0 "nothing left enabled, routed to no one, or unhandled"
 
 # Unloading with events open: refused while perf holds them, then done.
 perf stat -a -e uncore_cbox_0/event=0x14,umask=0x1/ -o /tmp/bg.txt -- sleep 4 &
