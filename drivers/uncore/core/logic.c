@@ -38,59 +38,92 @@ u64 uncore_delta(u64 prev, u64 now, int width)
 	return ((now << shift) - (prev << shift)) >> shift;
 }
 
-static int assign_one(const u32 *allowed, const int *prev, const int *order,
-		      int n, int k, unsigned long used, int *assign)
+/*
+ * Kuhn's augmenting path for event @ev: a counter it allows that is free,
+ * else one whose event can go elsewhere, recursively. A step is a counter
+ * taken or examined; each counter is examined at most once per search
+ * (@seen), so a search takes at most 2 * counters + 1 steps, and recurses
+ * at most as deep as there are counters.
+ */
+static bool assign_augment(const u32 *allowed, int ev, int *owner,
+			   u32 *used, u32 *seen, int *assign,
+			   unsigned int *steps)
 {
-	unsigned long cand;
-	int ev, ctr;
+	unsigned long cand = allowed[ev] & ~*used;
+	int ctr;
 
-	if (k == n)
-		return 0;
-	ev = order[k];
-	/* Keep an event where it is if we can: moving it costs register writes. */
-	if (prev[ev] >= 0 && (allowed[ev] & BIT(prev[ev])) &&
-	    !(used & BIT(prev[ev]))) {
-		assign[ev] = prev[ev];
-		if (!assign_one(allowed, prev, order, n, k + 1,
-				used | BIT(prev[ev]), assign))
-			return 0;
+	/* A free counter first: moving another event costs register writes. */
+	if (cand) {
+		ctr = __ffs(cand);
+		(*steps)++;
+		goto take;
 	}
-	cand = allowed[ev] & ~used;
-	for_each_set_bit(ctr, &cand, BITS_PER_LONG) {
-		if (ctr == prev[ev])
+	cand = allowed[ev] & ~*seen;
+	for_each_set_bit(ctr, &cand, UNCORE_MAX_EVENTS) {
+		if (*seen & BIT(ctr))
 			continue;
-		assign[ev] = ctr;
-		if (!assign_one(allowed, prev, order, n, k + 1, used | BIT(ctr),
-				assign))
-			return 0;
+		(*steps)++;
+		*seen |= BIT(ctr);
+		if (assign_augment(allowed, owner[ctr], owner, used, seen,
+				   assign, steps))
+			goto take;
 	}
-	return -ENOSPC;
+	return false;
+take:
+	owner[ctr] = ev;
+	*used |= BIT(ctr);
+	assign[ev] = ctr;
+	return true;
 }
 
 /**
  * uncore_assign_counters() - place events on counters under constraints
- * @allowed: per event, the counters it may use (bit i: counter i)
+ * @allowed: per event, the counters it may use (bit i: counter i, i below
+ *	UNCORE_MAX_EVENTS)
  * @prev: per event, its current counter or -1; kept when possible
  * @n: number of events (at most UNCORE_MAX_EVENTS)
  * @assign: per event, the chosen counter (output)
+ * @steps: if not NULL, the counters examined (for the tests' bound)
  *
- * Exhaustive search, most constrained event first: with at most nine events
- * and counters it is cheap, and unlike a greedy pass it never refuses a set
- * of events that fits.
+ * A maximum bipartite matching (Kuhn): every event keeps its counter if
+ * it may, then each other event, most constrained first, takes a free
+ * counter or moves others along an augmenting path. It never refuses a
+ * set of events that fits, and its cost is polynomial: at most
+ * @n * (2 * C + 2) steps for C counters, 180 for nine events on nine
+ * counters. It runs in add(), IRQs off, at every multiplexing rotation,
+ * where the exhaustive search it replaces took some 10^5 steps to refuse
+ * a ninth event on eight counters.
  *
  * Return: 0, or -ENOSPC if the events cannot all be placed.
  */
 int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
-			   int *assign)
+			   int *assign, unsigned int *steps)
 {
-	int order[UNCORE_MAX_EVENTS];
+	int order[UNCORE_MAX_EVENTS], owner[UNCORE_MAX_EVENTS];
+	unsigned int dummy;
+	u32 used = 0;
 	int i, j;
 
+	if (!steps)
+		steps = &dummy;
+	*steps = 0;
 	if (n > UNCORE_MAX_EVENTS)
 		return -ENOSPC;
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	/* Insertion sort by the number of allowed counters. */
+	for (i = 0; i < n; i++) {
+		assign[i] = -1;
+		(*steps)++;
+		if (prev[i] >= 0 && prev[i] < UNCORE_MAX_EVENTS &&
+		    (allowed[i] & BIT(prev[i])) && !(used & BIT(prev[i]))) {
+			owner[prev[i]] = i;
+			used |= BIT(prev[i]);
+			assign[i] = prev[i];
+		}
+	}
+	/* The others by the number of counters they allow: insertion sort. */
+	for (i = 0, j = 0; i < n; i++)
+		if (assign[i] < 0)
+			order[j++] = i;
+	n = j;
 	for (i = 1; i < n; i++) {
 		int ev = order[i];
 
@@ -100,7 +133,14 @@ int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
 			order[j] = order[j - 1];
 		order[j] = ev;
 	}
-	return assign_one(allowed, prev, order, n, 0, 0, assign);
+	for (i = 0; i < n; i++) {
+		u32 seen = 0;
+
+		if (!assign_augment(allowed, order[i], owner, &used, &seen,
+				    assign, steps))
+			return -ENOSPC;
+	}
+	return 0;
 }
 
 /*

@@ -507,7 +507,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	}
 	allowed[n] = resume ? BIT(idx) : uncore_allowed(type, event) & ~taken;
 	prev[n] = resume ? idx : -1;
-	if (uncore_assign_counters(allowed, prev, n + 1, assign)) {
+	if (uncore_assign_counters(allowed, prev, n + 1, assign, NULL)) {
 		if (resume)
 			uncore_uncarry(box, idx);
 		else
@@ -653,7 +653,7 @@ static int uncore_validate_group(struct uncore_box *box,
 				   choice, &dirty))
 			return -EINVAL;
 	}
-	return uncore_assign_counters(allowed, prev, n, assign) ? -EINVAL : 0;
+	return uncore_assign_counters(allowed, prev, n, assign, NULL) ? -EINVAL : 0;
 }
 
 /* A family's hw_config asked only for slots and fields its type has. */

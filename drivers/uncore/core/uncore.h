@@ -682,7 +682,7 @@ const char *uncore_access_backend(void);
 /* logic.c: pure functions, unit-tested by tests/kunit. */
 u64 uncore_delta(u64 prev, u64 now, int width);
 int uncore_assign_counters(const u32 *allowed, const int *prev, int n,
-			   int *assign);
+			   int *assign, unsigned int *steps);
 int uncore_aux_get(const struct uncore_aux_slot *slots,
 		   struct uncore_aux_state *st, const struct uncore_aux_need *need,
 		   u8 *choice, u64 *dirty);
