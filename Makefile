@@ -28,17 +28,22 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' $(CURDIR)/debian/changel
 # make install: uncore_pmu.ko (never the simulator) into
 # $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR), where Kbuild's own
 # modules_install puts external modules, then depmod (-b $(DESTDIR) when
-# staging); the opt-in configuration files into $(DESTDIR)$(datadir).
+# staging); the opt-in configuration files into $(DESTDIR)$(datadir);
+# uncore-top, its manual page and its documentation (install-tools, which
+# make dkms-src and the .deb install too).
 INSTALL_MOD_DIR ?= extra
 prefix ?= /usr/local
 datadir ?= $(prefix)/share
+bindir ?= $(prefix)/bin
+mandir ?= $(datadir)/man
+docdir ?= $(datadir)/doc/uncore-pmu
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 DEPMOD = depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
 CONF_FILES := modprobe.d/uncore-pmu-replaces-intel-uncore.conf \
 	      modules-load.d/uncore-pmu.conf
 
 .PHONY: all modules clean demo check soak bench lint deps fuzz install \
-	uninstall dkms-src deb probes
+	uninstall dkms-src deb probes install-tools
 
 all: modules
 
@@ -62,6 +67,15 @@ install: modules
 	for f in $(CONF_FILES); do \
 		install -D -m 0644 conf/$$f $(DESTDIR)$(datadir)/uncore-pmu/$$f || exit 1; \
 	done
+	$(MAKE) install-tools
+
+TOOL_FILES = $(DESTDIR)$(bindir)/uncore-top $(DESTDIR)$(mandir)/man1/uncore-top.1 \
+	$(DESTDIR)$(docdir)/uncore-top.rst
+
+install-tools:
+	install -D -m 0755 tools/uncore-top $(DESTDIR)$(bindir)/uncore-top
+	install -D -m 0644 tools/uncore-top.1 $(DESTDIR)$(mandir)/man1/uncore-top.1
+	install -D -m 0644 Documentation/uncore-top.rst $(DESTDIR)$(docdir)/uncore-top.rst
 
 UNINSTALL_DIRS = $(MODDIR) $(DESTDIR)$(datadir)/uncore-pmu/modprobe.d \
 	$(DESTDIR)$(datadir)/uncore-pmu/modules-load.d $(DESTDIR)$(datadir)/uncore-pmu
@@ -69,6 +83,8 @@ UNINSTALL_DIRS = $(MODDIR) $(DESTDIR)$(datadir)/uncore-pmu/modprobe.d \
 uninstall:
 	@test -n "$(KVER)" || { echo "no kernel release: set KVER or KDIR" >&2; exit 1; }
 	rm -f $(MODDIR)/uncore_pmu.ko $(addprefix $(DESTDIR)$(datadir)/uncore-pmu/,$(CONF_FILES))
+	rm -f $(TOOL_FILES)
+	[ ! -d $(DESTDIR)$(docdir) ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(docdir)
 	for d in $(UNINSTALL_DIRS); do \
 		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
 	done
@@ -86,9 +102,10 @@ dkms-src:
 	@test -n "$(VERSION)" || { echo "no version in debian/changelog" >&2; exit 1; }
 	mkdir -p $(DKMS_SRC)
 	rsync -a --delete $(RSYNC_NO_OBJECTS) --include='/drivers/' --include='/drivers/uncore/***' \
-		--include='/include/***' --include='/Kbuild' --exclude='*' \
+		--include='/include/***' --include='/Kbuild' --include='/LICENSE' --exclude='*' \
 		$(CURDIR)/ $(DKMS_SRC)/
 	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+	$(MAKE) install-tools
 
 # `make deb`: the Debian package uncore-pmu-dkms (debian/), built from a
 # copy of the tree in build/deb/src, so that the package files land in

@@ -21,7 +21,8 @@ ver=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$REPO/debian/changelog")
 src=$BUILD/dkms-$kver/src tree=$BUILD/dkms-$kver/tree
 rm -rf "$BUILD/dkms-$kver"
 mkdir -p "$src" "$tree"
-make -s -C "$REPO" dkms-src DKMS_SRC="$src/uncore-pmu-$ver" >&2
+# uncore-top, which dkms-src installs beside the sources, into the tree too.
+make -s -C "$REPO" dkms-src DKMS_SRC="$src/uncore-pmu-$ver" DESTDIR="$BUILD/dkms-$kver/stage" >&2
 export mok_signing_key=$tree/mok.key mok_certificate=$tree/mok.pub
 log "dkms build of uncore-pmu $ver for $kver"
 dkms add --dkmstree "$tree" --sourcetree "$src" -m uncore-pmu -v "$ver" >&2
