@@ -7,7 +7,7 @@ BUILD=${UNCORE_BUILD:-$REPO/build}
 # The kernel series of the debug (KASAN/lockdep) test kernel, which
 # build-kernel.sh builds from Debian's linux-source-SERIES, and of the
 # static perf build-perf.sh builds from the same source for every guest of
-# that series. README.md, "What runs where", says why it is this one.
+# that series. Documentation/testing.rst, "What runs where", says why.
 DEBUG_SERIES=6.12
 
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }

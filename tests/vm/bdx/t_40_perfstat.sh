@@ -40,6 +40,34 @@ pstat "$out" -a --per-socket -e 'uncore_cbox_3/event=0x35,umask=0x8,name=ps/' --
 is "$(val_socket "$out" 0 ps)" 111 "--per-socket: socket 0"
 is "$(val_socket "$out" 1 ps)" 222 "--per-socket: socket 1"
 
+# README's first example: memory read traffic per socket, uncore_imc/ for
+# every iMC channel's PMU, summed by perf and scaled by the alias to MiB
+# (64 B a CAS): 16384 CAS, 1 MiB, on each channel a package has, and on
+# package 1's first channel twice.
+cmds="" want0=0 want1=0
+for p in $PKGS; do
+	for n in 0 1 2 3 4 5 6 7; do
+		if ! has_imc "$p" $n || [ ! -d "$PMUS/uncore_imc_$n" ]; then
+			continue
+		fi
+		i="sim_inject 'pkg=$p box=imc idx=$n event=0x04 umask=0x01 count=16384';"
+		cmds="$cmds $i"
+		if [ "$p" = 0 ]; then
+			want0=$((want0 + 1))
+		elif [ "$want1" = 0 ]; then
+			cmds="$cmds $i"
+			want1=2
+		else
+			want1=$((want1 + 1))
+		fi
+	done
+done
+E=uncore_imc/cas_count_read/
+pstat "$out" -a --per-socket -e $E -- sh -c ". /tests/lib/lib.sh; $cmds"
+is "$(val_socket "$out" 0 $E)" "$want0.00" "$E --per-socket: socket 0, $want0 MiB over its channels"
+is "$(val_socket "$out" 1 $E)" "$want1.00" "and socket 1, $want1 MiB"
+ok "grep -q ',MiB,$E' $out" "in MiB"
+
 # uncore_cbox/.../ expands to every CBo PMU and merges them.
 want=0 cmds=""
 n=0

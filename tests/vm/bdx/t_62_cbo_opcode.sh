@@ -44,7 +44,7 @@ second=uncore_cbox_$1
 third=uncore_cbox_$2
 diag "second pmu $second, third pmu $third"
 
-# README's first command: TOR_INSERTS.MISS_OPCODE without filter_opc. It
+# README's second command, without filter_opc: TOR_INSERTS.MISS_OPCODE. It
 # opens; the part matches opcode 0, so a real opcode (0x182 DRd) injected
 # while it counts adds nothing. Opened twice (and on both packages each
 # time): one notice.
@@ -86,7 +86,7 @@ ok "refused uncore_cbox_3/event=0x35,umask=0x1,filter_opc=0x17f/" "filter_opc=0x
 ok "refused uncore_cbox_3/event=0x35,umask=0x3,filter_opc=0x7f/" "filter_opc=0x7f refused"
 ok "refused uncore_cbox_3/event=0x36,umask=0x1,filter_opc=0x80/" "TOR_OCCUPANCY filter_opc=0x80 refused"
 
-# The README's command as it should be: DRd misses only. Matching traffic
+# The README's second command: DRd misses only. Matching traffic
 # counts exactly; RFO and opcode-0 traffic do not; no notice.
 cmds=""
 for p in $PKGS; do
