@@ -49,7 +49,8 @@ static bool assign_augment(const u32 *allowed, int ev, int *owner,
 			   u32 *used, u32 *seen, int *assign,
 			   unsigned int *steps)
 {
-	unsigned long cand = allowed[ev] & ~*used;
+	const u32 ctrs = GENMASK(UNCORE_MAX_EVENTS - 1, 0);
+	unsigned long cand = allowed[ev] & ctrs & ~*used;
 	int ctr;
 
 	/* A free counter first: moving another event costs register writes. */
@@ -58,7 +59,7 @@ static bool assign_augment(const u32 *allowed, int ev, int *owner,
 		(*steps)++;
 		goto take;
 	}
-	cand = allowed[ev] & ~*seen;
+	cand = allowed[ev] & ctrs & ~*seen;
 	for_each_set_bit(ctr, &cand, UNCORE_MAX_EVENTS) {
 		if (*seen & BIT(ctr))
 			continue;
