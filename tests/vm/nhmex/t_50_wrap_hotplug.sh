@@ -76,6 +76,18 @@ for c in /sys/devices/system/cpu/cpu[0-9]*; do
 done
 DATA=/tmp/perf.data
 is_="pkg=1 box=cbox idx=5 event=0x14 umask=0x4"
+# samples_per_cpu NAME: "CPU:N " for each run of NAME's samples in $DATA.
+samples_per_cpu() {
+	perf script -i $DATA -F cpu,event 2>/dev/null |
+		awk -v e="$1:" '$2 == e { gsub(/[][]/, "", $1); print $1 + 0 }' | uniq -c |
+		awk '{ printf "%s:%s ", $2, $1 }'
+}
+# rec_failed WHAT: a perf record that failed, and package 1's PMI state.
+rec_failed() {
+	ok 1 "$1: $(cat /tmp/rec.out /tmp/rec.err)"
+	sim_state | grep '^pkg1 \(global\|cbox5\)' | sed 's/^/# /'
+	sed 's/^/# /' /sys/kernel/debug/uncore_pmu/pmi
+}
 if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name=hs/ -- sh -c \
 	". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
 	 sim_inject '$is_ count=2500' && nh_settle 1 &&
@@ -84,18 +96,13 @@ if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name
 	 sim_inject '$is_ count=2500' && nh_settle 1 &&
 	 echo 1 > /sys/devices/system/cpu/cpu$rd/online &&
 	 sim_inject '$is_ count=1000' && nh_settle 1" >/tmp/rec.out 2>/tmp/rec.err; then
-	perf script -i $DATA -F cpu,event 2>/dev/null |
-		awk '$2 == "hs:" { gsub(/[][]/, "", $1); print $1 + 0 }' | uniq -c |
-		awk '{ printf "%s:%s ", $2, $1 }' >/tmp/per_cpu
-	is "$(cat /tmp/per_cpu)" "$rd:2 $nx:4 " \
+	is "$(samples_per_cpu hs)" "$rd:2 $nx:4 " \
 		"C-box 5 sampling across the offline and online: 2 samples on CPU $rd, then 4 on CPU $nx"
 	core=$(cat "/sys/devices/system/cpu/cpu$nx/topology/core_id")
 	is "$(nh_field 1 global - pmi_core_sel /tmp/off)" "$(printf '0x%02x' $((1 << core)))" \
 		"while CPU $rd is offline, the PMI goes to core $core (CPU $nx)"
 else
-	ok 1 "perf record across the hotplug: $(cat /tmp/rec.out /tmp/rec.err)"
-	sim_state | grep '^pkg1 \(global\|cbox5\)'
-	cat /sys/kernel/debug/uncore_pmu/pmi
+	rec_failed "perf record across the hotplug"
 fi
 is "$(nh_bad_writes)" 0 "sampling across the hotplug wrote no reserved bit"
 
@@ -118,15 +125,10 @@ if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_5/event=0x14,umask=0x4,name
 	 echo 1 > /sys/devices/system/cpu/cpu$rd/online &&
 	 cat $SIM/state > /tmp/back &&
 	 sim_inject '$is_ count=3000' && nh_settle 1" >/tmp/rec.out 2>/tmp/rec.err; then
-	perf script -i $DATA -F cpu,event 2>/dev/null |
-		awk '$2 == "hl:" { gsub(/[][]/, "", $1); print $1 + 0 }' | uniq -c |
-		awk '{ printf "%s:%s ", $2, $1 }' >/tmp/per_cpu
-	is "$(cat /tmp/per_cpu)" "$rd:5 " \
+	is "$(samples_per_cpu hl)" "$rd:5 " \
 		"package 1's last CPU $rd goes and comes back first: 2 + 3 samples, all on it"
 else
-	ok 1 "perf record with package 1 offline and back: $(cat /tmp/rec.out /tmp/rec.err)"
-	sim_state | grep '^pkg1 \(global\|cbox5\)'
-	cat /sys/kernel/debug/uncore_pmu/pmi
+	rec_failed "perf record with package 1 offline and back"
 fi
 for c in $rest; do echo 1 >"/sys/devices/system/cpu/cpu$c/online"; done
 is "$(nh_field 1 global - pmi_core_sel /tmp/back)" "$(printf '0x%02x' $((1 << core)))" \
