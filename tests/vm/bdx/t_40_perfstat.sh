@@ -40,33 +40,74 @@ pstat "$out" -a --per-socket -e 'uncore_cbox_3/event=0x35,umask=0x8,name=ps/' --
 is "$(val_socket "$out" 0 ps)" 111 "--per-socket: socket 0"
 is "$(val_socket "$out" 1 ps)" 222 "--per-socket: socket 1"
 
-# README's first example: memory read traffic per socket, uncore_imc/ for
-# every iMC channel's PMU, summed by perf and scaled by the alias to MiB
-# (64 B a CAS): 16384 CAS, 1 MiB, on each channel a package has, and on
-# package 1's first channel twice.
-cmds="" want0=0 want1=0
-for p in $PKGS; do
-	for n in 0 1 2 3 4 5 6 7; do
-		if ! has_imc "$p" $n || [ ! -d "$PMUS/uncore_imc_$n" ]; then
-			continue
-		fi
-		i="sim_inject 'pkg=$p box=imc idx=$n event=0x04 umask=0x01 count=16384';"
-		cmds="$cmds $i"
-		if [ "$p" = 0 ]; then
-			want0=$((want0 + 1))
-		elif [ "$want1" = 0 ]; then
+# The recipes of README and Documentation/user-guide.rst, on perf 6.1
+# and 6.12; not under the debug kernel (its timeout scale), where each
+# perf run costs seconds and the counting paths they take are the ones
+# above.
+if [ "${UNCORE_TIMEOUT_SCALE:-1}" -eq 1 ]; then
+	# README's first example: memory read traffic per socket, uncore_imc/ for
+	# every iMC channel's PMU, summed by perf and scaled by the alias to MiB
+	# (64 B a CAS): 16384 CAS, 1 MiB, on each channel a package has, and on
+	# package 1's first channel twice.
+	cmds="" want0=0 want1=0
+	for p in $PKGS; do
+		for n in 0 1 2 3 4 5 6 7; do
+			if ! has_imc "$p" $n || [ ! -d "$PMUS/uncore_imc_$n" ]; then
+				continue
+			fi
+			i="sim_inject 'pkg=$p box=imc idx=$n event=0x04 umask=0x01 count=16384';"
 			cmds="$cmds $i"
-			want1=2
-		else
-			want1=$((want1 + 1))
-		fi
+			if [ "$p" = 0 ]; then
+				want0=$((want0 + 1))
+			elif [ "$want1" = 0 ]; then
+				cmds="$cmds $i"
+				want1=2
+			else
+				want1=$((want1 + 1))
+			fi
+		done
 	done
-done
-E=uncore_imc/cas_count_read/
-pstat "$out" -a --per-socket -e $E -- sh -c ". /tests/lib/lib.sh; $cmds"
-is "$(val_socket "$out" 0 $E)" "$want0.00" "$E --per-socket: socket 0, $want0 MiB over its channels"
-is "$(val_socket "$out" 1 $E)" "$want1.00" "and socket 1, $want1 MiB"
-ok "grep -q ',MiB,$E' $out" "in MiB"
+	E=uncore_imc/cas_count_read/
+	pstat "$out" -a --per-socket -e $E -- sh -c ". /tests/lib/lib.sh; $cmds"
+	is "$(val_socket "$out" 0 $E)" "$want0.00" "$E --per-socket: socket 0, $want0 MiB over its channels"
+	is "$(val_socket "$out" 1 $E)" "$want1.00" "and socket 1, $want1 MiB"
+	ok "grep -q ',MiB,$E' $out" "in MiB"
+
+	# Documentation/user-guide.rst's other per-socket recipes. LLC misses:
+	# lookups that found the line invalid, every CBo of a package summed
+	# (CBo n of each package gets n + 1 of them). By perf's name for the
+	# event, both perfs scale it to 64-byte lines (their JSON's ScaleUnit).
+	cmds="" want0=0 want1=0
+	n=0
+	while [ $n -lt 24 ]; do
+		for p in $PKGS; do
+			if ! has_cbo "$p" $n || [ ! -d "$PMUS/uncore_cbox_$n" ]; then
+				continue
+			fi
+			cmds="$cmds sim_inject 'pkg=$p box=cbox idx=$n event=0x34 umask=0x11 state=0x1 count=$((n + 1))';"
+			eval "want$p=\$((want$p + n + 1))"
+		done
+		n=$((n + 1))
+	done
+	E=uncore_cbox/event=0x34,umask=0x11,filter_state=0x1,name=llc_miss/
+	A=uncore_cbox/unc_c_llc_lookup.any/
+	pstat "$out" -a --per-socket -e $E,$A -- sh -c ". /tests/lib/lib.sh; $cmds"
+	is "$(val_socket "$out" 0 llc_miss) $(val_socket "$out" 1 llc_miss)" "$want0 $want1" \
+		"LLC misses --per-socket: every CBo's, $want0 and $want1"
+	is "$(val_socket "$out" 0 $A) $(val_socket "$out" 1 $A)" "$((want0 * 64)) $((want1 * 64))" \
+		"$A: the same, times 64 (perf's JSON scale)"
+
+	# QPI data flits out and in (8 bytes each), ports 0 and 1, which every
+	# package has. By their aliases' names the two perfs differ: perf 6.12
+	# applies the alias's .scale (MiB), perf 6.1 takes its JSON's entry,
+	# which has none (raw flits); the raw encodings are the same on both.
+	q() { echo "sim_inject 'pkg=$1 box=qpi idx=$2 event=$3 umask=0x02 count=$4';"; }
+	TX=uncore_qpi/event=0x00,umask=0x02,name=qpi_tx/ RX=uncore_qpi/event=0x01,umask=0x02,name=qpi_rx/
+	pstat "$out" -a --per-socket -e $TX,$RX -- sh -c ". /tests/lib/lib.sh;
+		$(q 0 0 0x00 100) $(q 0 1 0x00 200) $(q 1 0 0x00 300) $(q 0 1 0x01 400) $(q 1 0 0x01 500) $(q 1 1 0x01 600)"
+	is "$(val_socket "$out" 0 qpi_tx) $(val_socket "$out" 1 qpi_tx)" "300 300" "QPI data flits out --per-socket: 300 and 300"
+	is "$(val_socket "$out" 0 qpi_rx) $(val_socket "$out" 1 qpi_rx)" "400 1100" "QPI data flits in --per-socket: 400 and 1100"
+fi
 
 # uncore_cbox/.../ expands to every CBo PMU and merges them.
 want=0 cmds=""
