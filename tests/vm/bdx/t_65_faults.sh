@@ -92,6 +92,9 @@ sleep 0.3
 echo clear >$FAULT
 until_true 'dmesg | sed -n "/t_65 mark $mark\$/,\\\$p" | grep -q "uncore_imc_0, package 0: answers again"' || exit 1
 inject '$imc0 count=4000' '$imc1 count=4000'
+# perf stat -I drops the last partial interval when its child exits
+# outside its poll: the last counts must land in a whole interval.
+sleep 0.3
 EOF
 if pstat "$out" -I 100 -a -A -e 'uncore_imc_0/event=0x04,umask=0x01,name=i0/,uncore_imc_1/event=0x04,umask=0x01,name=i1/' -- \
 	sh /tmp/steps.sh; then
