@@ -1875,8 +1875,12 @@ int main(int argc, char **argv)
 	ctx_init(&c, nworkers);
 	logop(&c, "start: %s (seed %llu)", cmdline, (unsigned long long)cfg.seed);
 	kmsg("start seed %llu: %s", (unsigned long long)cfg.seed, cmdline);
+	/*
+	 * From now, not from start_ns: on a loaded machine the setup above
+	 * (sysfs, the simulator's templates) can outlast the whole run.
+	 */
 	if (cfg.seconds)
-		deadline_ns = start_ns + cfg.seconds * 1000000000ULL;
+		deadline_ns = now_ns() + cfg.seconds * 1000000000ULL;
 
 	for (alive = 0, i = 0; i < cfg.procs; i++) {
 		pids[i] = fork();
