@@ -15,10 +15,12 @@
  * lookups take no lock.
  */
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include "sim.h"
@@ -55,6 +57,7 @@ struct sim_fault {
 	u32 lo;
 	u32 hi;
 	u32 count;
+	int cpu;
 	atomic_t countdown;
 	atomic64_t hits;
 };
@@ -100,7 +103,7 @@ bool sim_fault_msr(int pkg, u32 msr, bool write)
 		} else if (f->kind == SIM_FAULT_NMI &&
 			   atomic_dec_return(&f->countdown) == 0) {
 			atomic64_inc(&f->hits);
-			sim_foreign_nmi(f->count);
+			sim_foreign_nmi_on(smp_processor_id(), f->count);
 		}
 	}
 	return gp;
@@ -208,6 +211,7 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 	f->reads = true;
 	f->writes = true;
 	f->count = 1;
+	f->cpu = -1;
 	atomic_set(&f->countdown, 1);
 	while ((word = strsep(&line, " \t"))) {
 		if (!*word)
@@ -235,10 +239,16 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 			atomic_set(&f->countdown, v);
 		} else if (!sim_fault_u32(word, "count", 16, &v) && v) {
 			f->count = v;
+		} else if (!sim_fault_u32(word, "cpu", nr_cpu_ids - 1, &v)) {
+			f->cpu = v;
 		} else {
 			return -EINVAL;
 		}
 	}
+	/* "nmi cpu=C": raised at once, no rule; every other one a rule. */
+	if (f->cpu >= 0)
+		return k == SIM_FAULT_NMI && !has_pkg && !has_msr &&
+		       sim_model->pmi_take ? 0 : -EINVAL;
 	if (!has_pkg)
 		return -EINVAL;
 	switch (k) {
@@ -292,6 +302,20 @@ static ssize_t sim_fault_write(struct file *file, const char __user *ubuf,
 	}
 	if (strchr(line, '\n') || sim_fault_parse(line, &f)) {
 		ret = -EINVAL;
+		goto out;
+	}
+	if (f.cpu >= 0) {
+		/*
+		 * Not cpus_read_lock(): a test sends to a CPU in the middle
+		 * of a hotplug operation. With preemption off here, the CPU
+		 * cannot get past stop_machine() to offline meanwhile.
+		 */
+		preempt_disable();
+		if (cpu_online(f.cpu))
+			sim_foreign_nmi_on(f.cpu, f.count);
+		else
+			ret = -EINVAL;
+		preempt_enable();
 		goto out;
 	}
 	for (i = 0; i < SIM_NR_FAULTS; i++)

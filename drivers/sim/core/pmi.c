@@ -137,25 +137,28 @@ static void sim_pmi_nmi_self(struct sim_pmi_cpu *pc)
 }
 
 /**
- * sim_foreign_nmi() - raise NMIs on this CPU that are no PMI
+ * sim_foreign_nmi_on() - raise NMIs on a CPU that are no PMI
+ * @cpu: the CPU, online
  * @n: how many
  *
  * For the "nmi" fault (fault.c): an NMI from elsewhere (a watchdog,
  * another PMU) landing where a test chose. The simulator's handler claims
  * it, so the kernel does not call it unknown; the driver's handler runs for
- * it too and must find nothing of its own. Any context; not waited for (in
- * NMI context it can only arrive once the current handler returns).
+ * it too and must find nothing of its own. Any context; not waited for (on
+ * this CPU in NMI context it can only arrive once the current handler
+ * returns).
  */
-void sim_foreign_nmi(unsigned int n)
+void sim_foreign_nmi_on(int cpu, unsigned int n)
 {
-	struct sim_pmi_cpu *pc = this_cpu_ptr(&sim_pmi_cpus);
-	struct sim_socket *s = sim_cpu_socket();
+	struct sim_pmi_cpu *pc = per_cpu_ptr(&sim_pmi_cpus, cpu);
+	unsigned int p = topology_physical_package_id(cpu);
 
-	if (s)
-		atomic64_add(n, &s->foreign_nmis);
+	if (p < sim_nr_pkgs)
+		atomic64_add(n, &sim_sockets[p].foreign_nmis);
 	while (n--) {
+		/* Counted before it is sent: its handler looks for it. */
 		atomic_inc(&pc->foreign_sent);
-		apic->send_IPI(smp_processor_id(), NMI_VECTOR);
+		apic->send_IPI(cpu, NMI_VECTOR);
 	}
 }
 

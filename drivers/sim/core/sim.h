@@ -176,7 +176,7 @@ char *sim_copy_in(const char __user *ubuf, size_t len);
 /* pmi.c */
 int sim_pmi_init(void);
 void sim_pmi_exit(void);
-void sim_foreign_nmi(unsigned int n);
+void sim_foreign_nmi_on(int cpu, unsigned int n);
 
 /* fault.c */
 bool sim_fault_msr(int pkg, u32 msr, bool write);
