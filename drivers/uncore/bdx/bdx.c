@@ -779,16 +779,16 @@ static int bdx_pmi_read_status(struct uncore_box *ubox, u64 *status)
 }
 
 /* GLOBAL_STATUS is write-1-to-clear (2.1.4 step e). */
-static void bdx_pmi_ack(struct uncore_box *ubox, u64 status)
+static int bdx_pmi_ack(struct uncore_box *ubox, u64 status)
 {
-	uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_STATUS, status);
+	return uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_STATUS, status);
 }
 
 /* unfrz_all, with the PMI's route in the same write (2.1.4 step f). */
-static void bdx_pmi_unfreeze(struct uncore_box *ubox, u64 route)
+static int bdx_pmi_unfreeze(struct uncore_box *ubox, u64 route)
 {
-	uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_CTL,
-			 route | BDX_GCTL_UNFRZ_ALL);
+	return uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_CTL,
+				route | BDX_GCTL_UNFRZ_ALL);
 }
 
 static const struct uncore_pmi bdx_pmi = {

@@ -184,12 +184,17 @@ int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val)
  * (uncore_box_fault()): the box was found present, so the part, or
  * whatever stands between it and us, misbehaves. The controls of the box's
  * running events are written again once it answers.
+ *
+ * Return: 0 or -EIO if the access faulted.
  */
-void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val)
+int uncore_msr_write(struct uncore_box *box, u32 msr, u64 val)
 {
+	int err = uncore_msr->write(msr, val);
+
 	box->stats.msr_wr++;
-	if (unlikely(uncore_msr->write(msr, val)))
+	if (unlikely(err))
 		uncore_box_fault(box, "write of MSR", msr);
+	return err;
 }
 
 /**

@@ -98,14 +98,15 @@ static int uncore_pmi_show(struct seq_file *m, void *v)
 {
 	int pkg;
 
-	seq_puts(m, "# pkg cpu nmi handled periods owed_nmi owed\n");
+	seq_puts(m, "# pkg cpu nmi handled periods owed_nmi owed late_nmi retries\n");
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
 		struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
 
-		seq_printf(m, "%d %d %lld %llu %llu %lld %d\n", pkg,
+		seq_printf(m, "%d %d %lld %llu %llu %lld %d %lld %llu\n", pkg,
 			   READ_ONCE(p->cpu), atomic64_read(&p->nmi),
 			   READ_ONCE(p->handled), READ_ONCE(p->periods),
-			   atomic64_read(&p->owed_nmi), atomic_read(&p->owed));
+			   atomic64_read(&p->owed_nmi), atomic_read(&p->owed),
+			   atomic64_read(&p->late_nmi), READ_ONCE(p->retries));
 	}
 	return 0;
 }
@@ -272,6 +273,12 @@ void uncore_debugfs_init(void)
 			    &uncore_kernel_fops);
 	debugfs_create_u32("open_delay_ms", 0600, uncore_debugfs,
 			   &uncore_open_delay_ms);
+	if (uncore_plat->pmi) {
+		debugfs_create_u32("pass_delay_ms", 0600, uncore_debugfs,
+				   &uncore_pass_delay_ms);
+		debugfs_create_u32("handover_delay_ms", 0600, uncore_debugfs,
+				   &uncore_handover_delay_ms);
+	}
 }
 
 /**

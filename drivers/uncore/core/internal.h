@@ -12,6 +12,7 @@
 #define _UNCORE_PMU_INTERNAL_H
 
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -53,6 +54,9 @@ struct uncore_open {
  *	PMI not yet seen: the next NMI that finds no new status is taken
  *	as that PMI and ends the freeze (see "The PMI protocol" in
  *	Documentation/uncore_pmu.rst)
+ * @late: like @owed, for an NMI no handler claimed (NMI_UNKNOWN): the PMI
+ *	of a claimed overflow that came after two unrelated NMIs had taken
+ *	its status and its owed mark
  * @work: the part of the handler that runs in hardirq context, on @cpu
  * @fwd: on the hyperthread of @cpu that took the PMI, sends @csd to @cpu
  *	(NMI context may do neither that nor irq_work_queue_on(), which 6.1
@@ -61,16 +65,26 @@ struct uncore_open {
  * @csd_busy: @csd is in flight
  * @nmi: NMIs that claimed new status
  * @owed_nmi: NMIs taken as an owed PMI
+ * @late_nmi: unknown NMIs taken as a late PMI (@late)
+ * @retry: while a pass's write of global status or control fails, passes
+ *	again every UNCORE_FAULT_POLL_NS on @cpu, so that a freeze ends
+ *	once the register answers
+ * @retries: passes @retry queued
  * @handled: passes of @work
  * @periods: sample periods that elapsed
  * @moving: the package's boxes are changing reading CPU: a sampling event
- *	added meanwhile is sampled by its box's timer (uncore_pkg_move())
+ *	added meanwhile is sampled by its box's timer, and the PMI path is
+ *	not taken, until the new CPU resumes it (uncore_pkg_move(),
+ *	uncore_pkg_pmi_settle())
  *
  * The PMI is routed to a core and may reach either of its threads: the
- * NMI handler runs on @cpu or its sibling, and changes @claimed, @owed,
- * @nmi and @owed_nmi by atomic operations. Everything else is touched on
- * @cpu only: in perf callbacks and the poll timer (IRQs off) and in @work;
- * @cpu itself and @moving change in the hotplug callbacks.
+ * NMI handlers run on @cpu or its sibling, and change @claimed, @owed,
+ * @late and their counts by atomic operations. Everything else is touched
+ * on @cpu only: in perf callbacks, the poll timer and @retry (IRQs off)
+ * and in @work. @cpu itself changes in IPIs of a move's hotplug callback,
+ * to -1 on the old reading CPU and to the new one there, with a grace
+ * period and every pass finished in between; @moving in that callback
+ * and the new CPU's IPI.
  */
 struct uncore_pkg_pmi {
 	int cpu;
@@ -79,12 +93,16 @@ struct uncore_pkg_pmi {
 	struct list_head boxes;
 	atomic64_t claimed;
 	atomic_t owed;
+	atomic_t late;
 	struct irq_work work;
 	struct irq_work fwd;
 	call_single_data_t csd;
 	atomic_t csd_busy;
 	atomic64_t nmi;
 	atomic64_t owed_nmi;
+	atomic64_t late_nmi;
+	struct hrtimer retry;
+	u64 retries;
 	u64 handled;
 	u64 periods;
 	bool moving;
@@ -281,12 +299,17 @@ void uncore_lost_work(struct work_struct *work);
 void uncore_park_irq(struct irq_work *work);
 enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer);
 
+/* While a box or a global register fails, how often it is tried again. */
+#define UNCORE_FAULT_POLL_NS	(100 * NSEC_PER_MSEC)
+
 /* pmi.c */
+extern u32 uncore_pass_delay_ms;
+extern u32 uncore_handover_delay_ms;
 bool uncore_pmi_routable(int cpu);
 bool uncore_pmi_reachable(const struct uncore_box *box);
 void uncore_pmi_attach(struct uncore_box *box);
 void uncore_pmi_detach(struct uncore_box *box);
-void uncore_pkg_pmi_settle(int pkg, int to);
+void uncore_pkg_pmi_settle(int pkg, int from, int to);
 int uncore_pmi_init(void);
 void uncore_pmi_exit(void);
 

@@ -365,7 +365,7 @@ static void uncore_pkg_move(int pkg, int from, int to, bool going)
 		smp_call_function_single(to, uncore_pkg_uncarry,
 					 (void *)(long)pkg, true);
 	if (uncore_plat->pmi)
-		uncore_pkg_pmi_settle(pkg, to);
+		uncore_pkg_pmi_settle(pkg, from, to);
 	WRITE_ONCE(uncore_pkgs[pkg].moving, false);
 	wake_up_all(&uncore_move_wq);
 }
@@ -408,9 +408,18 @@ struct uncore_box *uncore_pkg_box(const struct uncore_type *type, int idx,
 int uncore_cpu_online(unsigned int cpu)
 {
 	int pkg = topology_logical_package_id(cpu);
-	int cur = uncore_pkgs[pkg].cpu;
-	int i, park;
+	int i, park, cur;
 
+	/*
+	 * Packages are counted at load (topology_max_packages()); 6.1 gives
+	 * a socket added later the next logical id, whatever that count.
+	 */
+	if (pkg < 0 || pkg >= uncore_max_pkgs) {
+		pr_warn_once("CPU %u: package %d came after load; its uncore is not driven\n",
+			     cpu, pkg);
+		return 0;
+	}
+	cur = uncore_pkgs[pkg].cpu;
 	if (cur >= 0) {
 		/*
 		 * A reading CPU the package's PMI cannot reach (a BDX core
@@ -451,10 +460,12 @@ int uncore_cpu_online(unsigned int cpu)
  *
  * Events parked on it go elsewhere; if it reads its package, the package
  * moves to another of its CPUs, one the PMI can reach if it has one, or is
- * parked; with its last CPU, pkg_exit.
+ * parked; with its last CPU, pkg_exit. At unload every CPU is torn down
+ * while all stay online: each package goes with its reading CPU, pkg_exit
+ * included, rather than from one online CPU to the next.
  *
  * Context: cpuhp callback (CPUHP_AP_ONLINE_DYN) on @cpu, the hotplug lock
- * held for writing.
+ * held for writing; or cpuhp_remove_state() at unload.
  *
  * Return: 0.
  */
@@ -464,10 +475,12 @@ int uncore_cpu_offline(unsigned int cpu)
 	int target = -1, other;
 
 	uncore_repark(cpu, -1);
-	if (uncore_pkgs[pkg].cpu != cpu)
+	if (pkg < 0 || pkg >= uncore_max_pkgs || uncore_pkgs[pkg].cpu != cpu)
 		return 0;
 
 	for_each_online_cpu(other) {
+		if (uncore_exiting)
+			break;
 		if (other == cpu || topology_logical_package_id(other) != pkg)
 			continue;
 		if (target < 0 ||

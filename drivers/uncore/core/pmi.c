@@ -17,6 +17,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/sched/clock.h>
 #include <linux/irq_work.h>
 #include <linux/smp.h>
@@ -26,6 +27,17 @@
 #include "internal.h"
 
 static bool uncore_nmi_registered;
+
+/*
+ * Test hooks (debugfs): widen two windows of a move's end, in which the
+ * old and the new reading CPU must not both act on the package's PMI
+ * (tests/vm/bdx/t_52_handover.sh). uncore_pass_delay_ms holds a pass
+ * between taking the route it writes and writing it;
+ * uncore_handover_delay_ms holds the new reading CPU, IRQs off, before it
+ * takes the route over.
+ */
+u32 uncore_pass_delay_ms;
+u32 uncore_handover_delay_ms;
 
 /**
  * uncore_pmi_routable() - can the platform route its PMI to a CPU
@@ -86,10 +98,14 @@ static void uncore_clear_stale(int pkg, u64 bits)
 	int i;
 
 	for (i = 0; i < uncore_n_pmus && bits; i++) {
-		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
+		struct uncore_box *box;
 		u32 st;
 
-		if (!box || box->dead || box->pmu->type->pci || box->n_pmi ||
+		/* The type first: a PCI box may be freed under this load. */
+		if (uncore_pmus[i]->type->pci)
+			continue;
+		box = READ_ONCE(uncore_pmus[i]->boxes[pkg]);
+		if (!box || box->dead || box->n_pmi ||
 		    !(box->pmi_mask & bits) ||
 		    READ_ONCE(box->cpu) != smp_processor_id())
 			continue;
@@ -97,6 +113,41 @@ static void uncore_clear_stale(int pkg, u64 bits)
 		if (st)
 			uncore_box_status_clear(box, st);
 	}
+}
+
+/*
+ * A write of global status or control failed (a #GP that a hypervisor
+ * raises now and then, say): the package may stay frozen, or its status
+ * set, with no PMI left to come. On the reading CPU, the pass runs again
+ * a little later (uncore_pmi_retry()), until the writes go through. Not
+ * on the sibling that runs a pass for a reading CPU gone offline: the
+ * package's next reading CPU starts afresh.
+ */
+static void uncore_pmi_failed(struct uncore_pkg_pmi *p, int err)
+{
+	if (unlikely(err) && READ_ONCE(p->cpu) == smp_processor_id())
+		hrtimer_start(&p->retry, ns_to_ktime(UNCORE_FAULT_POLL_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * The retry timer, in hard IRQ context on the reading CPU it was started
+ * on: a pass from the status found now (its bits claimed, as an NMI
+ * would), which ends the freeze if the writes go through this time.
+ */
+static enum hrtimer_restart uncore_pmi_retry(struct hrtimer *timer)
+{
+	struct uncore_pkg_pmi *p = container_of(timer, struct uncore_pkg_pmi,
+						retry);
+	u64 status;
+
+	if (READ_ONCE(p->cpu) != smp_processor_id())
+		return HRTIMER_NORESTART;
+	p->retries++;
+	if (!uncore_plat->pmi->read_status(p->gbox, &status))
+		atomic64_or(status, &p->claimed);
+	irq_work_queue(&p->work);
+	return HRTIMER_NORESTART;
 }
 
 /*
@@ -119,10 +170,10 @@ static void uncore_pmi_work(struct irq_work *work)
 {
 	struct uncore_pkg_pmi *p = container_of(work, struct uncore_pkg_pmi, work);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
-	u64 status = atomic64_read(&p->claimed), covered = 0;
+	u64 status = atomic64_read(&p->claimed), covered = 0, ctl;
 	struct uncore_box *box;
 	struct pt_regs regs;
-	int i;
+	int i, err = 0;
 
 	/*
 	 * The samples carry the handler's own registers. The NMI's are not
@@ -164,12 +215,40 @@ static void uncore_pmi_work(struct irq_work *work)
 	if (status & ~covered)
 		uncore_clear_stale(p->gbox->pkg, status & ~covered);
 	if (status) {
-		pmi->ack(p->gbox, status);
+		err = pmi->ack(p->gbox, status);
 		atomic64_andnot(status, &p->claimed);
 	}
-	pmi->unfreeze(p->gbox, p->ctl);
+	/* Routed nowhere from a CPU that does not read the package (now). */
+	ctl = READ_ONCE(p->cpu) == smp_processor_id() ? p->ctl : 0;
+	if (unlikely(READ_ONCE(uncore_pass_delay_ms)))
+		mdelay(READ_ONCE(uncore_pass_delay_ms));
+	err |= pmi->unfreeze(p->gbox, ctl);
 	p->handled++;
+	uncore_pmi_failed(p, err);
 	uncore_pass_end();
+}
+
+/*
+ * In NMI context: the PMI state of this CPU's package if its PMI is routed
+ * to this CPU's core, NULL otherwise. pmi_core_sel names cores (BDX manual
+ * Table 2-2): the PMI may come to either thread of the reading CPU's core,
+ * whichever is online. The reading CPU in @rcpu.
+ */
+static struct uncore_pkg_pmi *uncore_pmi_here(int cpu, int *rcpu)
+{
+	int pkg = topology_logical_package_id(cpu);
+	struct uncore_pkg_pmi *p;
+
+	if (pkg < 0 || pkg >= uncore_max_pkgs)
+		return NULL;
+	p = &uncore_pkgs[pkg].pmi;
+	*rcpu = READ_ONCE(p->cpu);
+	if (*rcpu < 0 || !p->gbox)
+		return NULL;
+	if (*rcpu != cpu &&
+	    !cpumask_test_cpu(cpu, topology_sibling_cpumask(*rcpu)))
+		return NULL;
+	return p;
 }
 
 /*
@@ -186,37 +265,48 @@ static void uncore_pmi_work(struct irq_work *work)
  */
 static int uncore_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	int cpu = smp_processor_id();
-	int pkg = topology_logical_package_id(cpu);
 	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	int cpu = smp_processor_id(), rcpu;
 	struct uncore_pkg_pmi *p;
-	int rcpu;
 	u64 status;
 
-	if (pkg < 0 || pkg >= uncore_max_pkgs)
-		return NMI_DONE;
-	p = &uncore_pkgs[pkg].pmi;
-	rcpu = READ_ONCE(p->cpu);
-	if (rcpu < 0 || !p->gbox)
-		return NMI_DONE;
-	/*
-	 * pmi_core_sel names cores (manual Table 2-2): the PMI may come to
-	 * either thread of the reading CPU's core, whichever is online.
-	 */
-	if (rcpu != cpu && !cpumask_test_cpu(cpu, topology_sibling_cpumask(rcpu)))
-		return NMI_DONE;
-	if (pmi->read_status(p->gbox, &status))
+	p = uncore_pmi_here(cpu, &rcpu);
+	if (!p || pmi->read_status(p->gbox, &status))
 		return NMI_DONE;
 	/* Most NMIs here are not ours: no locked operation for status 0. */
 	if (status && (status & ~atomic64_fetch_or(status, &p->claimed))) {
 		/* Unless this NMI is the PMI, the PMI is still to come. */
 		atomic_set(&p->owed, 1);
+		atomic_set(&p->late, 1);
 		atomic64_inc(&p->nmi);
 	} else if (atomic_xchg(&p->owed, 0)) {
 		atomic64_inc(&p->owed_nmi);
 	} else {
 		return NMI_DONE;
 	}
+	irq_work_queue(cpu == rcpu ? &p->work : &p->fwd);
+	return NMI_HANDLED;
+}
+
+/*
+ * After every NMI_LOCAL handler passed on an NMI, and the kernel is about
+ * to report it as unknown, on the CPU the PMI is routed to: the PMI of an
+ * overflow whose status was taken, and whose owed mark was spent, by two
+ * NMIs that came between the overflow and its freeze (the backtraces of
+ * sysrq l, the NMI watchdog and a perf sample). Nothing else would end
+ * that freeze. Taken once per claimed overflow: an unknown NMI of other
+ * origin on this core is swallowed at most that often while sampling is
+ * in use, and costs one pass that only unfreezes.
+ */
+static int uncore_nmi_unknown(unsigned int cmd, struct pt_regs *regs)
+{
+	int cpu = smp_processor_id(), rcpu;
+	struct uncore_pkg_pmi *p;
+
+	p = uncore_pmi_here(cpu, &rcpu);
+	if (!p || !atomic_xchg(&p->late, 0))
+		return NMI_DONE;
+	atomic64_inc(&p->late_nmi);
 	irq_work_queue(cpu == rcpu ? &p->work : &p->fwd);
 	return NMI_HANDLED;
 }
@@ -245,11 +335,37 @@ static void uncore_pmi_forward(struct irq_work *work)
 	atomic_set(&p->csd_busy, 0);
 	/*
 	 * The reading CPU went offline after the NMI (what it had queued ran
-	 * before it died). A package with sampling events has re-armed the
-	 * route, and the reading CPU with it, on its new reading CPU; so none
-	 * has, @boxes is empty, and the pass only clears status and freeze.
+	 * before it died), or a move took the PMI from it: its events are
+	 * all off its boxes, @boxes is empty, and the pass only clears status
+	 * and freeze, routing the PMI nowhere. A move waits for this work
+	 * before the new reading CPU takes the PMI (uncore_pmi_sync()).
 	 */
 	uncore_pmi_work(&p->work);
+}
+
+/*
+ * On a package's reading CPU, IRQs off: status left from before is
+ * cleared, and the package unfrozen with its PMI routed by p->ctl; a
+ * freeze of that status may still be on its way, and then it owes its
+ * PMI to this CPU, if routed here.
+ */
+static void uncore_pmi_reset(struct uncore_pkg_pmi *p)
+{
+	const struct uncore_pmi *pmi = uncore_plat->pmi;
+	u64 status = 0;
+	int err;
+
+	err = pmi->read_status(p->gbox, &status);
+	if (!err && status) {
+		uncore_clear_stale(p->gbox->pkg, status);
+		err = pmi->ack(p->gbox, status);
+		if (p->ctl) {
+			atomic_set(&p->owed, 1);
+			atomic_set(&p->late, 1);
+		}
+	}
+	err |= pmi->unfreeze(p->gbox, p->ctl);
+	uncore_pmi_failed(p, err);
 }
 
 /*
@@ -257,26 +373,17 @@ static void uncore_pmi_forward(struct irq_work *work)
  * event first enables an overflow. The routing then stays: an overflow
  * that is already on its way when the last sampling event goes still
  * freezes the package, and its PMI is what unfreezes it. The handler
- * accepts NMIs here before the PMI can come here. Status left from before
- * is cleared and the package unfrozen; a freeze of that status may still
- * be on its way, and then it owes its PMI to this CPU.
+ * accepts NMIs here before the PMI can come here.
  */
 static void uncore_pmi_arm(struct uncore_pkg_pmi *p)
 {
-	const struct uncore_pmi *pmi = uncore_plat->pmi;
 	int cpu = smp_processor_id();
-	u64 status = 0;
 
 	if (p->cpu == cpu)
 		return;
-	p->ctl = pmi->route(cpu);
+	p->ctl = uncore_plat->pmi->route(cpu);
 	WRITE_ONCE(p->cpu, cpu);
-	if (!pmi->read_status(p->gbox, &status) && status) {
-		uncore_clear_stale(p->gbox->pkg, status);
-		pmi->ack(p->gbox, status);
-		atomic_set(&p->owed, 1);
-	}
-	pmi->unfreeze(p->gbox, p->ctl);
+	uncore_pmi_reset(p);
 }
 
 /**
@@ -322,35 +429,73 @@ void uncore_pmi_detach(struct uncore_box *box)
 		list_del(&box->pmi_node);
 }
 
-/* Wait for every pass of the handler queued so far to finish. */
+/*
+ * Wait for every pass of the handler queued so far to finish, a retry
+ * included. Process context, the PMI routed to no CPU (p->cpu is -1) or
+ * to a CPU that takes no NMI any more.
+ */
 static void uncore_pmi_sync(struct uncore_pkg_pmi *p)
 {
+	hrtimer_cancel(&p->retry);
 	irq_work_sync(&p->fwd);
 	while (atomic_read_acquire(&p->csd_busy))
 		cpu_relax();
 	irq_work_sync(&p->work);
 }
 
-/* On a package's new reading CPU: a PMI routed before follows it. */
-static void uncore_pkg_pmi_route(void *info)
+/*
+ * On the package's old reading CPU, IRQs off, at the end of a move (its
+ * events are all off its boxes): the handler takes no NMI for the package
+ * from now on, and the PMI goes to no core. A pass queued here before
+ * runs after this and writes that route again. A freeze still on its way
+ * lands unrouted; the new reading CPU finds its status.
+ */
+static void uncore_pmi_stop(void *info)
 {
 	struct uncore_pkg_pmi *p = info;
 
-	if (p->cpu >= 0 && uncore_pmi_routable(smp_processor_id()))
-		uncore_pmi_arm(p);
+	WRITE_ONCE(p->cpu, -1);
+	p->ctl = 0;
+	hrtimer_try_to_cancel(&p->retry);
+	uncore_plat->pmi->unfreeze(p->gbox, 0);
 }
 
+/* What the new reading CPU needs to take a package's PMI over. */
+struct uncore_handover {
+	int pkg;
+	bool armed;
+};
+
 /*
- * On a package's new reading CPU, IRQs off, at the end of a move: the
- * sampling events the box timers took over go back to the PMI path, each
- * with its owed periods emitted first. perf drops the samples of a stopped
- * event, so they are emitted before the stop; what the counter adds in
- * between goes into the next period.
+ * On a package's new reading CPU, IRQs off, at the end of a move, the old
+ * one done with the PMI: a PMI that was routed follows the package here,
+ * or, if it cannot reach this CPU, stays unrouted, status from before
+ * cleared and the package unfrozen. Then the sampling events the box
+ * timers took over go back to the PMI path, each with its owed periods
+ * emitted first. perf drops the samples of a stopped event, so they are
+ * emitted before the stop; what the counter adds in between goes into
+ * the next period.
  */
 static void uncore_pkg_pmi_resume(void *info)
 {
-	int pkg = (long)info, cpu = smp_processor_id(), i, j;
+	const struct uncore_handover *h = info;
+	int pkg = h->pkg, cpu = smp_processor_id(), i, j;
+	struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
 	struct pt_regs *regs = NULL, caller;
+	u32 ms = READ_ONCE(uncore_handover_delay_ms);
+
+	if (unlikely(ms)) {
+		pr_info("test hook: package %d's PMI goes to CPU %d in %u ms\n",
+			pkg, cpu, ms);
+		mdelay(ms);
+	}
+	WRITE_ONCE(p->moving, false);
+	if (h->armed) {
+		if (uncore_pmi_routable(cpu))
+			uncore_pmi_arm(p);
+		else
+			uncore_pmi_reset(p);
+	}
 
 	for (i = 0; i < uncore_n_pmus; i++) {
 		struct uncore_box *box = uncore_pmus[i]->boxes[pkg];
@@ -395,45 +540,46 @@ static void uncore_pkg_pmi_resume(void *info)
 /**
  * uncore_pkg_pmi_settle() - the PMI path at the end of a package's move
  * @pkg: the package
+ * @from: its old reading CPU, online
  * @to: its new reading CPU, -1 for none
  *
- * The PMI is routed to @to once, now that no event of the package is left
- * on the old reading CPU; a pass of the handler that the old route queued
- * finishes before the PMI path resumes on @to, so the two never walk the
- * package's boxes at once.
+ * Now that no event of the package is left on @from, the PMI is taken
+ * from @from first: routed nowhere, the handler told, then a grace period
+ * for the NMI handlers that still saw the old route, and every pass they
+ * queued finished. Only then does @to route it to itself and resume the
+ * PMI path (while pmi.moving is set, its perf callbacks keep off that
+ * path). So the two CPUs never act on the package's PMI at once: a pass
+ * on @from cannot write the old route after @to wrote its own, nor walk
+ * the box list while @to changes it.
  *
- * With no CPU left, the package is routed nowhere from now on: the first
- * sampling event on the CPU that comes back first arms it afresh, route,
- * stale status and freeze included, even if that CPU is the one that went
+ * With no CPU left, the package stays routed nowhere: the first sampling
+ * event on the CPU that comes back first arms it afresh, route, stale
+ * status and freeze included, even if that CPU is the one that went
  * (pkg_exit() may have cleared the route, and a freeze that landed while
  * no CPU was online had its PMI dropped).
  *
- * Context: the hotplug callback that moves the package, on the old reading
- * CPU when @to is -1; IPIs to @to.
+ * Context: the hotplug callback that moves the package (process context,
+ * the hotplug lock held for writing); IPIs to @from and @to.
  */
-void uncore_pkg_pmi_settle(int pkg, int to)
+void uncore_pkg_pmi_settle(int pkg, int from, int to)
 {
 	struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
+	struct uncore_handover h = { .pkg = pkg, .armed = p->cpu >= 0 };
 
-	WRITE_ONCE(p->moving, false);
+	if (h.armed) {
+		smp_call_function_single(from, uncore_pmi_stop, p, true);
+		/* NMI handlers are RCU readers: none sees the old route after. */
+		synchronize_rcu();
+	}
+	uncore_pmi_sync(p);
+	atomic64_set(&p->claimed, 0);
+	atomic_set(&p->owed, 0);
+	atomic_set(&p->late, 0);
 	if (to < 0) {
-		/*
-		 * Its events are off the boxes and the passes queued here
-		 * have run: route the PMI to no core (it would be dropped)
-		 * and unfreeze; a freeze still on its way lands unrouted.
-		 */
-		uncore_pmi_sync(p);
-		if (p->cpu >= 0 && p->gbox)
-			uncore_plat->pmi->unfreeze(p->gbox, 0);
-		WRITE_ONCE(p->cpu, -1);
-		atomic64_set(&p->claimed, 0);
-		atomic_set(&p->owed, 0);
+		WRITE_ONCE(p->moving, false);
 		return;
 	}
-	smp_call_function_single(to, uncore_pkg_pmi_route, p, true);
-	uncore_pmi_sync(p);
-	smp_call_function_single(to, uncore_pkg_pmi_resume, (void *)(long)pkg,
-				 true);
+	smp_call_function_single(to, uncore_pkg_pmi_resume, &h, true);
 }
 
 /**
@@ -465,27 +611,28 @@ int uncore_pmi_init(void)
 		p->work = IRQ_WORK_INIT_HARD(uncore_pmi_work);
 		p->fwd = IRQ_WORK_INIT_HARD(uncore_pmi_forward);
 		INIT_CSD(&p->csd, uncore_pmi_remote, p);
+		hrtimer_init(&p->retry, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		p->retry.function = uncore_pmi_retry;
 	}
 	err = register_nmi_handler(NMI_LOCAL, uncore_nmi_handler, 0,
 				   KBUILD_MODNAME);
 	if (err)
 		return err;
+	err = register_nmi_handler(NMI_UNKNOWN, uncore_nmi_unknown, 0,
+				   KBUILD_MODNAME);
+	if (err) {
+		unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+		return err;
+	}
 	uncore_nmi_registered = true;
 	return 0;
-}
-
-/* On the routed CPU: no PMI from this package any more, nothing frozen. */
-static void uncore_pmi_disarm(void *info)
-{
-	struct uncore_pkg_pmi *p = info;
-
-	uncore_plat->pmi->unfreeze(p->gbox, 0);
 }
 
 /**
  * uncore_pmi_exit() - tear the PMI path down
  *
- * Description: No package stays frozen or routed, the NMI handler goes,
+ * Description: No package stays frozen or routed, the NMI handlers go,
  * and every pass queued has finished.
  *
  * Context: module unload, process context, after the pmus are gone: no
@@ -498,21 +645,19 @@ void uncore_pmi_exit(void)
 	if (!uncore_nmi_registered)
 		return;
 	/*
-	 * On the package's reading CPU, where its global registers are
-	 * accessed; the route may name another CPU, the one the PMI last
-	 * reached (a reading CPU it cannot reach samples by timer). The
-	 * hotplug callbacks are gone: a CPU may have gone since.
+	 * On the CPU the PMI is routed to, the package's reading CPU. The
+	 * hotplug callbacks are gone: it may have gone offline since.
 	 */
 	cpus_read_lock();
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
-		int cpu = uncore_pkgs[pkg].cpu;
+		int cpu = uncore_pkgs[pkg].pmi.cpu;
 
-		if (uncore_pkgs[pkg].pmi.cpu >= 0 && cpu >= 0 &&
-		    cpu_online(cpu))
-			smp_call_function_single(cpu, uncore_pmi_disarm,
+		if (cpu >= 0 && cpu_online(cpu))
+			smp_call_function_single(cpu, uncore_pmi_stop,
 						 &uncore_pkgs[pkg].pmi, true);
 	}
 	cpus_read_unlock();
+	unregister_nmi_handler(NMI_UNKNOWN, KBUILD_MODNAME);
 	unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
 	uncore_nmi_registered = false;
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++)

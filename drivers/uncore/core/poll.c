@@ -24,9 +24,6 @@ module_param(poll_max_ms, uint, 0644);
 MODULE_PARM_DESC(poll_max_ms,
 		 "Longest time between two reads of a running counter by the box's timer, in ms (default 3600000, one hour; at least 1). The timer also checks that no other agent reprogrammed the counter");
 
-/* While a box fails, its timer looks this often for it to answer again. */
-#define UNCORE_FAULT_POLL_NS	(100 * NSEC_PER_MSEC)
-
 /*
  * How often, at most, the timer reads the controls back for another
  * agent's writes (uncore_check_foreign()): at every tick of a box whose

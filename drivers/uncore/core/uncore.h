@@ -580,9 +580,11 @@ struct uncore_pmu {
  *	package it is written); 0 if the part cannot address @cpu
  * @read_status: the package's overflow status, only bits some box reports
  *	in; in NMI context, so MSRs only. Return 0 or the read's error
- * @ack: clear status bits @status, after their boxes' own status
+ * @ack: clear status bits @status, after their boxes' own status.
+ *	Return 0 or the write's error
  * @unfreeze: let the package count again, its PMI routed by @route (a
- *	value of @route, or 0: routed nowhere)
+ *	value of @route, or 0: routed nowhere). Return 0 or the write's
+ *	error
  *
  * The core's PMI protocol (Documentation/uncore_pmu.rst, "The PMI
  * protocol") assumes an overflow of an interrupting counter freezes the
@@ -592,8 +594,8 @@ struct uncore_pmi {
 	const struct uncore_type *type;
 	u64 (*route)(int cpu);
 	int (*read_status)(struct uncore_box *gbox, u64 *status);
-	void (*ack)(struct uncore_box *gbox, u64 status);
-	void (*unfreeze)(struct uncore_box *gbox, u64 route);
+	int (*ack)(struct uncore_box *gbox, u64 status);
+	int (*unfreeze)(struct uncore_box *gbox, u64 route);
 };
 
 /**
@@ -669,7 +671,7 @@ int uncore_access_init(const char *part);
 void uncore_access_exit(void);
 int uncore_msr_probe(u32 msr, u64 *val);
 int uncore_msr_read(struct uncore_box *box, u32 msr, u64 *val);
-void uncore_msr_write(struct uncore_box *box, u32 msr, u64 val);
+int uncore_msr_write(struct uncore_box *box, u32 msr, u64 val);
 int uncore_pci_read(struct uncore_box *box, struct pci_dev *pdev, int off,
 		    u32 *val);
 void uncore_pci_write(struct uncore_box *box, struct pci_dev *pdev, int off,

@@ -1171,10 +1171,10 @@ static int nhmex_pmi_read_status(struct uncore_box *ubox, u64 *status)
  * and the pmi bit. U OVF_CTL is lost from the seed (000:203): write 1 to
  * clear, at STATUS's positions (000:176-177).
  */
-static void nhmex_pmi_ack(struct uncore_box *ubox, u64 status)
+static int nhmex_pmi_ack(struct uncore_box *ubox, u64 status)
 {
-	uncore_msr_write(ubox, NHMEX_U_GLOBAL_OVF_CTL,
-			 (status & NHMEX_U_GSTS_OV_U) | NHMEX_U_GSTS_PMI);
+	return uncore_msr_write(ubox, NHMEX_U_GLOBAL_OVF_CTL,
+				(status & NHMEX_U_GSTS_OV_U) | NHMEX_U_GSTS_PMI);
 }
 
 /*
@@ -1182,11 +1182,11 @@ static void nhmex_pmi_ack(struct uncore_box *ubox, u64 status)
  * route and frz_all, so that the next overflow of a pmi_en counter stops
  * the package (000:80-85). Routed nowhere, nothing freezes.
  */
-static void nhmex_pmi_unfreeze(struct uncore_box *ubox, u64 route)
+static int nhmex_pmi_unfreeze(struct uncore_box *ubox, u64 route)
 {
-	uncore_msr_write(ubox, NHMEX_U_GLOBAL_CTL,
-			 NHMEX_U_GCTL_EN_ALL | NHMEX_U_GCTL_U_EN | route |
-			 (route ? NHMEX_U_GCTL_FRZ_ALL : 0));
+	return uncore_msr_write(ubox, NHMEX_U_GLOBAL_CTL,
+				NHMEX_U_GCTL_EN_ALL | NHMEX_U_GCTL_U_EN | route |
+				(route ? NHMEX_U_GCTL_FRZ_ALL : 0));
 }
 
 static const struct uncore_pmi nhmex_pmi = {

@@ -62,4 +62,33 @@ is "$(unknown_nmis_since t_36)" 0 "no unknown NMI"
 # Every counter of the package counts again: a CBo event, 500 injected.
 cbo_counts_500 "$cbo" "$CPU0"
 is "$(( $(sim_stat0 frozen_drops) - drops0 ))" 0 "no event dropped by a freeze"
+
+# Two backtrace NMIs 0.3 s apart in the window: the first claims the
+# status, the second is taken as the owed PMI, and the real PMI, after
+# both, finds nothing of its own. Nobody else claims it either: the
+# unknown-NMI handler takes it as the overflow's late PMI, or the
+# package stays frozen for good.
+nmi_mark t_36_two
+late0=$(pmi_stat 8)
+echo $((delay_s * 1000000000)) >"$SIMPARAM/freeze_delay_ns"
+expect_kernel_report_begin
+perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
+	taskset -c "$OTHER" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
+		sim_inject '$imc count=1000' || exit 1
+		echo l >/proc/sysrq-trigger
+		sleep 0.3
+		echo l >/proc/sysrq-trigger
+		sim_state | sed -n 's/^pkg0 global .* freeze_pending=\([01]\).*/\1/p' >/tmp/pending
+		sleep $((delay_s + 1))
+		sim_settle 0" >/dev/null 2>/tmp/rec.err
+rc=$?
+expect_kernel_report_end
+echo 1000 >"$SIMPARAM/freeze_delay_ns"
+is "$(cat /tmp/pending)" 1 "two backtrace NMIs came while the overflow's freeze was pending"
+is "$rc" 0 "package 0 settled after two unrelated NMIs and the late PMI"
+is "$(sim_global frozen) $(sim_global status)" "0 0x000000000" "package 0 is not left frozen"
+is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 "1000 events at period 1000: one sample"
+is "$(( $(pmi_stat 8) - late0 ))" 1 "the PMI after them was taken as late, as unknown NMI"
+is "$(unknown_nmis_since t_36_two)" 0 "no unknown NMI reported"
+cbo_counts_500 "$cbo" "$CPU0"
 unload_modules

@@ -149,6 +149,40 @@ echo clear >$FAULT
 is "$(unknown_nmis_since t_65)" 0 "no unknown NMI"
 }
 
+# --- a failed write of global status or control ------------------------------
+# The pass's ack (GLOBAL_STATUS, 0x701) or unfreeze (GLOBAL_CTL, 0x700)
+# raises #GP, as a hypervisor's MSR filter might now and then. Nothing else
+# would end the freeze: the pass runs again every 100 ms until the write
+# goes through.
+global_write() {
+new_mark
+for msr in 0x701 0x700; do
+	r0=$(pmi_stat 9)
+	cat >/tmp/steps.sh <<EOF
+$PRE
+echo 'gp pkg=0 msr=$msr access=w' >$FAULT
+inject '$imc0 count=1000'
+until_true '[ \$(pmi_stat 9) -ge $((r0 + 2)) ]' || exit 1
+echo clear >$FAULT
+sim_settle 0 || exit 1
+inject '$imc0 count=1000'
+sim_settle 0
+EOF
+	if perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x01,name=imc/' -- \
+		taskset -c "$CPU0" sh /tmp/steps.sh >/dev/null 2>/tmp/rec.err; then
+		is "$(samples imc)" 2 "#GP on writes of $msr: 2000 events at period 1000, 2 samples"
+	else
+		diag "perf record: $(cat /tmp/rec.err)"
+		ok false "#GP on writes of $msr: the recording ran"
+	fi
+	ok "[ $(pmi_stat 9) -ge $((r0 + 2)) ]" "#GP on writes of $msr: the pass ran again while they failed"
+	ok "sim_settle 0" "#GP on writes of $msr: package 0 settles, unfrozen, once they go through"
+done
+is "$(said "uncore_ubox, package 0: write of MSR 0x70[01] failed")" 1 "the UBox's fault reported once"
+cbo_counts_500 "$A" "$CPU0"
+}
+global_write
+
 # The debug guest (breadth 0) runs the #GP and foreign-write cases: they
 # go through every context the fault paths have (the timer, the work item
 # that takes an event off, perf's disable and enable); the rest are the

@@ -117,4 +117,9 @@ is "$(samples wclk "$CPU0")" 5 "W fixed counter: 5 ms of uncore clock at a perio
 is $(( $(pmi_stat 3) - nmi0 )) 0 "W fixed counter: sampled by the timer, no PMI"
 
 is "$(nh_bad_writes)" 0 "no reserved bit written, no faulting access"
+# The PMI path goes with the module; pkg_exit's GLOBAL_CTL = 0 must stay
+# (review N20: the last write of unload re-enabled every package).
+rmmod uncore_pmu
+is "$(sim_state | sed -n 's/^pkg[0-9]* global ctl=\(0x[0-9a-f]*\) .*/\1/p' | sort -u)" 0x00000000 \
+	"after unload every package's U GLOBAL_CTL is 0: nothing enabled, routed or frozen"
 unload_modules
