@@ -564,7 +564,10 @@ static void uncore_pkg_pmi_resume(void *info)
 void uncore_pkg_pmi_settle(int pkg, int from, int to)
 {
 	struct uncore_pkg_pmi *p = &uncore_pkgs[pkg].pmi;
-	struct uncore_handover h = { .pkg = pkg, .armed = p->cpu >= 0 };
+	struct uncore_handover h = {
+		.pkg = pkg,
+		.armed = READ_ONCE(p->cpu) >= 0,
+	};
 
 	if (h.armed) {
 		smp_call_function_single(from, uncore_pmi_stop, p, true);

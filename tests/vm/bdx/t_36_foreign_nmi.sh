@@ -37,24 +37,34 @@ nmi0=$(pmi_stat 3)
 owed0=$(pmi_stat 6)
 # A second, or more in a slow guest; the parameter is a uint (at most 4 s).
 delay_s=$((UNCORE_TIMEOUT_SCALE > 4 ? 4 : UNCORE_TIMEOUT_SCALE))
-echo $((delay_s * 1000000000)) >"$SIMPARAM/freeze_delay_ns"
-# The workload: an overflow of iMC 0, then a backtrace NMI on every CPU
-# while its freeze is pending, then time for the freeze and its PMI.
-expect_kernel_report_begin
-perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
-	taskset -c "$OTHER" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
-		sim_inject '$imc count=1000' || exit 1
-		echo l >/proc/sysrq-trigger
-		sim_state | sed -n 's/^pkg0 global .* freeze_pending=\([01]\).*/\1/p' >/tmp/pending
-		sleep $((delay_s + 1))
-		sim_settle 0" >/dev/null 2>/tmp/rec.err
-rc=$?
-expect_kernel_report_end
-echo 1000 >"$SIMPARAM/freeze_delay_ns"
-is "$(cat /tmp/pending)" 1 "every CPU took the backtrace NMI while the overflow's freeze was pending"
-is "$rc" 0 "package 0 settled after the unrelated NMI and the late PMI"
-is "$(sim_global frozen) $(sim_global status)" "0 0x000000000" "package 0 is not left frozen"
-is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 "1000 events at period 1000: one sample"
+
+# backtraces N WHAT: the workload, an overflow of iMC 0, then N backtrace
+# NMIs on every CPU, 0.3 s apart, while its freeze is pending, then time
+# for the freeze and its PMI; and what must hold after it, whatever
+# claimed which NMI.
+backtraces() {
+	echo $((delay_s * 1000000000)) >"$SIMPARAM/freeze_delay_ns"
+	expect_kernel_report_begin
+	perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
+		taskset -c "$OTHER" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
+			sim_inject '$imc count=1000' || exit 1
+			for i in \$(seq $1); do
+				[ \$i = 1 ] || sleep 0.3
+				echo l >/proc/sysrq-trigger
+			done
+			sim_state | sed -n 's/^pkg0 global .* freeze_pending=\([01]\).*/\1/p' >/tmp/pending
+			sleep $((delay_s + 1))
+			sim_settle 0" >/dev/null 2>/tmp/rec.err
+	rc=$?
+	expect_kernel_report_end
+	echo 1000 >"$SIMPARAM/freeze_delay_ns"
+	is "$(cat /tmp/pending)" 1 "$2: every CPU took them while the overflow's freeze was pending"
+	is "$rc" 0 "$2: package 0 settled after them and the late PMI"
+	is "$(sim_global frozen) $(sim_global status)" "0 0x000000000" "$2: package 0 is not left frozen"
+	is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 "$2: 1000 events at period 1000, one sample"
+}
+
+backtraces 1 "one backtrace NMI"
 is "$(( $(pmi_stat 3) - nmi0 )) $(( $(pmi_stat 6) - owed0 ))" "1 1" \
 	"the backtrace NMI claimed the status, the PMI after it was taken as owed"
 is "$(unknown_nmis_since t_36)" 0 "no unknown NMI"
@@ -70,24 +80,7 @@ is "$(( $(sim_stat0 frozen_drops) - drops0 ))" 0 "no event dropped by a freeze"
 # package stays frozen for good.
 nmi_mark t_36_two
 late0=$(pmi_stat 8)
-echo $((delay_s * 1000000000)) >"$SIMPARAM/freeze_delay_ns"
-expect_kernel_report_begin
-perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
-	taskset -c "$OTHER" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
-		sim_inject '$imc count=1000' || exit 1
-		echo l >/proc/sysrq-trigger
-		sleep 0.3
-		echo l >/proc/sysrq-trigger
-		sim_state | sed -n 's/^pkg0 global .* freeze_pending=\([01]\).*/\1/p' >/tmp/pending
-		sleep $((delay_s + 1))
-		sim_settle 0" >/dev/null 2>/tmp/rec.err
-rc=$?
-expect_kernel_report_end
-echo 1000 >"$SIMPARAM/freeze_delay_ns"
-is "$(cat /tmp/pending)" 1 "two backtrace NMIs came while the overflow's freeze was pending"
-is "$rc" 0 "package 0 settled after two unrelated NMIs and the late PMI"
-is "$(sim_global frozen) $(sim_global status)" "0 0x000000000" "package 0 is not left frozen"
-is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 "1000 events at period 1000: one sample"
+backtraces 2 "two backtrace NMIs"
 is "$(( $(pmi_stat 8) - late0 ))" 1 "the PMI after them was taken as late, as unknown NMI"
 is "$(unknown_nmis_since t_36_two)" 0 "no unknown NMI reported"
 cbo_counts_500 "$cbo" "$CPU0"
