@@ -153,6 +153,7 @@ static int sim_pci_model(struct sim_pci_host *host, struct sim_pci_fn *fn,
 	if (sim_nmi_busy(s))
 		return -EBUSY;
 	sim_lock(s, &flags);
+	sim_fault_pci_nmi(host->pkg, fn->box->type, fn->box->idx);
 	if (tick && !write && sim_pci_reg_is_ctr(fn->box, fn->fn, off))
 		sim_clock_tick(tick);
 	now = sim_clock_now();

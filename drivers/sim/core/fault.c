@@ -52,6 +52,7 @@ struct sim_fault {
 	u8 pkg;
 	u8 box_type;
 	u8 idx;
+	bool has_box;
 	bool reads;
 	bool writes;
 	u32 lo;
@@ -107,6 +108,38 @@ bool sim_fault_msr(int pkg, u32 msr, bool write)
 		}
 	}
 	return gp;
+}
+
+/**
+ * sim_fault_pci_nmi() - apply the "nmi" rules of PCI boxes to a config access
+ * @pkg: package
+ * @type: the kind of the box the function belongs to (&sim_box_faults)
+ * @idx: the box's instance
+ *
+ * Called by the model's PCI config accessors with the package's lock held,
+ * where a real config access holds the kernel's pci_config_lock: a rule
+ * whose countdown ends here raises its NMIs on this CPU and waits until
+ * they came, so that they interrupt the access. A handler that makes a
+ * config access from NMI context then finds the package busy
+ * (sim_nmi_busy()), as it would find the lock held on the part.
+ */
+void sim_fault_pci_nmi(int pkg, unsigned int type, unsigned int idx)
+{
+	int i;
+
+	if (in_nmi())
+		return;
+	for (i = 0; i < SIM_NR_FAULTS; i++) {
+		struct sim_fault *f = &sim_faults[i];
+
+		if (sim_fault_on(f, SIM_FAULT_NMI, pkg) && f->has_box &&
+		    f->box_type == type && f->idx == idx &&
+		    atomic_dec_return(&f->countdown) == 0) {
+			atomic64_inc(&f->hits);
+			sim_foreign_nmi_on(smp_processor_id(), f->count);
+			sim_foreign_nmi_wait();
+		}
+	}
 }
 
 /**
@@ -223,6 +256,7 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 			if (sim_fault_box(word + 4, f))
 				return -EINVAL;
 			has_box = true;
+			f->has_box = true;
 		} else if (!sim_fault_u32(word, "idx", 255, &v)) {
 			f->idx = v;
 		} else if (!strncmp(word, "msr=", 4)) {
@@ -247,7 +281,7 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 	}
 	/* "nmi cpu=C": raised at once, no rule; every other one a rule. */
 	if (f->cpu >= 0)
-		return k == SIM_FAULT_NMI && !has_pkg && !has_msr &&
+		return k == SIM_FAULT_NMI && !has_pkg && !has_msr && !has_box &&
 		       sim_model->pmi_take ? 0 : -EINVAL;
 	if (!has_pkg)
 		return -EINVAL;
@@ -255,8 +289,17 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 	case SIM_FAULT_GP:
 		return has_msr ? 0 : -EINVAL;
 	case SIM_FAULT_NMI:
-		/* Only a model that raises NMIs has the handler claiming them. */
-		return has_msr && sim_model->pmi_take ? 0 : -EINVAL;
+		/*
+		 * Only a model that raises NMIs has the handler claiming them.
+		 * At an MSR, or at a PCI box's config accesses.
+		 */
+		if (!sim_model->pmi_take || has_msr == has_box)
+			return -EINVAL;
+		if (has_box &&
+		    (f->idx >= sim_model->box_faults->count(f->box_type) ||
+		     !sim_model->box_faults->is_pci(f->box_type)))
+			return -EINVAL;
+		return 0;
 	default:
 		/* Boxes by name: a model's with box faults (sim_fault_box()). */
 		if (!has_box ||
@@ -348,7 +391,7 @@ static int sim_fault_show(struct seq_file *m, void *v)
 		if (!READ_ONCE(f->armed))
 			continue;
 		seq_printf(m, "%s pkg=%u", sim_fault_names[f->kind], f->pkg);
-		if (f->kind == SIM_FAULT_GONE || f->kind == SIM_FAULT_STOP)
+		if (f->has_box)
 			seq_printf(m, " box=%s idx=%u",
 				   sim_model->box_faults->name(f->box_type),
 				   f->idx);

@@ -162,6 +162,26 @@ void sim_foreign_nmi_on(int cpu, unsigned int n)
 	}
 }
 
+/**
+ * sim_foreign_nmi_wait() - wait until this CPU took the NMIs raised on it
+ *
+ * For a rule that must land its NMIs inside the access that raised them:
+ * a self-IPI's NMI comes within microseconds, and the wait gives up after
+ * 10 ms. Not in NMI context, where they cannot come before it returns.
+ */
+void sim_foreign_nmi_wait(void)
+{
+	struct sim_pmi_cpu *pc = this_cpu_ptr(&sim_pmi_cpus);
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		if (sim_seq_reached(atomic_read(&pc->foreign_seen),
+				    atomic_read(&pc->foreign_sent)))
+			return;
+		udelay(1);
+	}
+}
+
 /*
  * In IPI context on the target, IRQs off, so holding no package lock.
  * A PMI not to wake its core (bdx: wk_on_pmi = 0 sends it "only to cores

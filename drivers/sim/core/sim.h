@@ -177,10 +177,12 @@ char *sim_copy_in(const char __user *ubuf, size_t len);
 int sim_pmi_init(void);
 void sim_pmi_exit(void);
 void sim_foreign_nmi_on(int cpu, unsigned int n);
+void sim_foreign_nmi_wait(void);
 
 /* fault.c */
 bool sim_fault_msr(int pkg, u32 msr, bool write);
 bool sim_fault_pci_gone(int pkg, unsigned int type, unsigned int idx);
+void sim_fault_pci_nmi(int pkg, unsigned int type, unsigned int idx);
 void sim_fault_debugfs_init(struct dentry *dir);
 void sim_fault_exit(void);
 
