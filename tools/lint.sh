@@ -41,10 +41,11 @@ lint_build() {
 
 # What drivers/uncore/core/probes/ must find in each series (a probe that
 # fails to compile for another reason would pick the fallback silently):
-# 6.2's context rewrite took ->filter_match and gave events ->pmu_ctx.
+# 6.2's context rewrite took ->filter_match, gave events ->pmu_ctx and
+# pmus ->cpu_pmu_context.
 declare -A SERIES_PROBES=(
 	[6.1]="pmu_filter_match"
-	[6.12]="perf_event_pmu_ctx"
+	[6.12]="cpu_pmu_context perf_event_pmu_ctx"
 )
 
 # lint_probes KDIR SERIES: `make probes` against KDIR finds what SERIES has.

@@ -277,7 +277,10 @@ int k8_pmu_init(void)
  * k8_pmu_exit() - unregister the stand-in, if k8_pmu_init() registered it
  *
  * At unload: perf holds a module reference for each of its events, so
- * none is left.
+ * none is left. Its perf_event_mux_interval_ms is not for writing: perf
+ * frees the multiplexing timers that a write queues without cancelling
+ * them (the driver's uncore_perf_pmu_unregister() says more); the stand-in
+ * is unloaded only by the tests, which do not write it.
  */
 void k8_pmu_exit(void)
 {

@@ -7,7 +7,7 @@
  * Differences are decided by what the kernel has, never by its version:
  * UNCORE_HAVE_<NAME> comes from a compile probe (probes/NAME.c, run by
  * probes/probes.mk against the kernel built for). Linux 6.1 has
- * PMU_FILTER_MATCH, 6.12 PERF_EVENT_PMU_CTX. Outside this header the
+ * PMU_FILTER_MATCH, 6.12 PERF_EVENT_PMU_CTX and CPU_PMU_CONTEXT. Outside this header the
  * driver and the simulator are written so that both kernels take the same
  * code (models matched by number, a copied resource initialiser, config
  * space through memcpy).
@@ -19,6 +19,7 @@
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
+#include <linux/sysfs.h>
 #include <linux/trace_events.h>
 
 /*
@@ -180,6 +181,41 @@ static inline int uncore_perf_pmu_register(struct pmu *pmu, const char *name)
 }
 
 /*
+ * perf_pmu_unregister() frees the pmu's per-CPU contexts, and the
+ * multiplexing hrtimer each one holds, without cancelling the timer (6.1's
+ * free_pmu_context(), 6.12's alike). A timer is queued for one interval
+ * whenever the pmu's events take turns, and on every online CPU, events or
+ * not, by a write of the pmu's perf_event_mux_interval_ms: freed queued,
+ * it is a node in the CPU's timer tree in memory the next alloc_percpu()
+ * hands out and initialises (review pmi-protocol N18; t_71_mux_timer.sh
+ * crashed both kernels so). The pmu has no events by now, so only that
+ * file can queue one again: it goes first (its removal waits for writers
+ * in progress), then every CPU's timer is cancelled. perf's device_del()
+ * passes over the missing file. No exported call does either.
+ */
+#ifdef UNCORE_HAVE_CPU_PMU_CONTEXT
+#define uncore_mux_timer(pmu, cpu) \
+	(&per_cpu_ptr((pmu)->cpu_pmu_context, cpu)->hrtimer)
+#else
+#define uncore_mux_timer(pmu, cpu) \
+	(&per_cpu_ptr((pmu)->pmu_cpu_context, cpu)->hrtimer)
+#endif
+
+static inline void uncore_perf_pmu_unregister(struct pmu *pmu)
+{
+	static const struct attribute mux = {
+		.name = "perf_event_mux_interval_ms",
+	};
+	int cpu;
+
+	if (pmu->dev)
+		sysfs_remove_file(&pmu->dev->kobj, &mux);
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(uncore_mux_timer(pmu, cpu));
+	perf_pmu_unregister(pmu);
+}
+
+/*
  * An event that can count no more (its box's device gone, its counter
  * taken by another agent) must leave perf's scheduling without costing
  * the live events of its pmu their counters, and without its running time
@@ -244,8 +280,9 @@ static inline void uncore_park_refused(struct irq_work *park)
  * that perf_pmu_unregister() frees no CPU context under it. perf puts an
  * event's context only after its ->destroy() (_free_event(), 6.1), and the
  * task freeing the event does no voluntary context switch in between:
- * once every task has made one, perf is done with it. No exported call
- * waits for an event's context to be put.
+ * once every task has made one, perf is done with its events. (Not with
+ * the pmu's multiplexing timers: uncore_perf_pmu_unregister().) No
+ * exported call waits for an event's context to be put.
  */
 static inline void uncore_wait_events_freed(void)
 {

@@ -196,7 +196,7 @@ static void uncore_unregister_all(void)
 	for (i = 0; i < uncore_n_pmus; i++) {
 		if (!uncore_pmus[i]->registered)
 			continue;
-		perf_pmu_unregister(&uncore_pmus[i]->pmu);
+		uncore_perf_pmu_unregister(&uncore_pmus[i]->pmu);
 		uncore_pmus[i]->registered = false;
 	}
 }
@@ -371,7 +371,7 @@ void uncore_pci_box_remove(struct pci_dev *pdev)
 	if (unregister) {
 		if (wait)
 			uncore_wait_events_freed();
-		perf_pmu_unregister(&upmu->pmu);
+		uncore_perf_pmu_unregister(&upmu->pmu);
 	}
 	mutex_unlock(&uncore_pci_mutex);
 
