@@ -118,6 +118,7 @@ void uncore_box_fault(struct uncore_box *box, const char *what, u32 reg)
 {
 	box->stats.errors++;
 	set_bit(UNCORE_BOX_FAULT, &box->faults);
+	set_bit(UNCORE_BOX_RESYNC, &box->faults);
 	if (!test_and_set_bit(UNCORE_BOX_REPORTED, &box->faults))
 		pr_warn("%s, package %d: %s 0x%x failed; its events keep their counts until it answers again\n",
 			box->pmu->name, box->pkg, what, reg);

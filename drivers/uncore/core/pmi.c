@@ -416,6 +416,49 @@ void uncore_pmi_attach(struct uncore_box *box)
 }
 
 /**
+ * uncore_pmi_resync() - a PMI box's sampling once its registers answer again
+ * @box: the box
+ * @regs: the registers its samples carry
+ *
+ * A fault may have cost the box a preload (a failed write) or a status
+ * clear (a pass that read its status as 0): the counter would overflow
+ * far from its period's end, or its set status bit would hold back every
+ * later overflow message (2.1.1.1), and its events would sample no more
+ * (review pmi-protocol N6). As a pass does: count, sample the periods that
+ * ended meanwhile, load the counter for the rest of the period, clear the
+ * box's status; the box frozen, if its type can freeze, so that a
+ * counter's two dwords are written at rest. A type that cannot loses what
+ * comes between a counter's read and its preload, once per fault.
+ *
+ * Context: the box's timer (a sample pass) on its reading CPU, IRQs off.
+ */
+void uncore_pmi_resync(struct uncore_box *box, struct pt_regs *regs)
+{
+	bool running;
+	u32 st;
+	int i;
+
+	if (!box->n_pmi || box->dead)
+		return;
+	uncore_box_hold(box);
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+
+		if (!uncore_pmi_event(event) ||
+		    event->hw.state & PERF_HES_STOPPED)
+			continue;
+		uncore_event_update(box, event);
+		uncore_sample(box, event, regs, &running);
+		if (running)
+			uncore_set_period(box, event);
+	}
+	st = uncore_box_status(box);
+	if (st)
+		uncore_box_status_clear(box, st);
+	uncore_box_let_run(box);
+}
+
+/**
  * uncore_pmi_detach() - a sampling event of a box leaves the PMI path
  * @box: its box
  *

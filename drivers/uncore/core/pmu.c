@@ -274,8 +274,13 @@ static bool uncore_in_group(const struct perf_event *event)
 	return event->group_leader != event || event->nr_siblings;
 }
 
-/* Freeze the box, if its type can, until uncore_box_let_run(). */
-static void uncore_box_hold(struct uncore_box *box)
+/**
+ * uncore_box_hold() - freeze the box, if its type can, until uncore_box_let_run()
+ * @box: the box
+ *
+ * Context: the box's reading CPU, IRQs off.
+ */
+void uncore_box_hold(struct uncore_box *box)
 {
 	const struct uncore_ops *ops = box->pmu->type->ops;
 

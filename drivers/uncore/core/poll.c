@@ -85,7 +85,8 @@ bool uncore_set_poll_period(struct uncore_box *box)
 		period = min(period, uncore_sample_tick_ns());
 	if (box->n_throttled)
 		period = min_t(u64, period, TICK_NSEC);
-	if (box->faults & (BIT(UNCORE_BOX_FAULT) | BIT(UNCORE_BOX_REPROGRAM)))
+	if (box->faults & (BIT(UNCORE_BOX_FAULT) | BIT(UNCORE_BOX_REPROGRAM) |
+			   BIT(UNCORE_BOX_RESYNC)))
 		period = min_t(u64, period, UNCORE_FAULT_POLL_NS);
 	box->poll_ns = period;
 	return period < old;
@@ -256,6 +257,13 @@ enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer)
 	if (box->n_throttled)
 		uncore_unthrottle(box);
 	uncore_reprogram(box);
+	/* The first tick that finds the box answering since its last fault. */
+	if (unlikely(test_bit(UNCORE_BOX_RESYNC, &box->faults)) &&
+	    !test_bit(UNCORE_BOX_FAULT, &box->faults) &&
+	    test_and_clear_bit(UNCORE_BOX_RESYNC, &box->faults)) {
+		regs = uncore_timer_regs(&caller);
+		uncore_pmi_resync(box, regs);
+	}
 	check = uncore_foreign_due(box, local_clock());
 	for (i = 0; i < box->n_events; i++) {
 		struct perf_event *event = box->events[i];

@@ -264,19 +264,24 @@ s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
 /**
  * uncore_set_period() - load a PMI event's counter to overflow when its period ends
  * @box: the box
- * @event: the event, stopped or frozen
+ * @event: the event, stopped or frozen, its counter read since it last counted
+ *
+ * A write that fails leaves the counter as it was read: it is counted from
+ * there, and the preload comes when the box answers again
+ * (uncore_pmi_resync()).
  *
  * Context: the box's reading CPU, IRQs off.
  */
 void uncore_set_period(struct uncore_box *box, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 val;
+	u64 val, errors = box->stats.errors;
 
 	val = uncore_preload(uncore_period_begin(hwc, false),
 			     counter_width(box->pmu->type, event));
 	box->pmu->type->ops->write_counter(box, event, val);
-	local64_set(&hwc->prev_count, val);
+	if (likely(box->stats.errors == errors))
+		local64_set(&hwc->prev_count, val);
 }
 
 /**

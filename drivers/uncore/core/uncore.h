@@ -326,13 +326,15 @@ struct uncore_box {
  * Bits of &struct uncore_box.faults: an access failed and no counter read
  * has worked since; its running events' controls are to be written again;
  * a fault was reported and its end is not yet; another agent's write was
- * reported.
+ * reported; an access failed since the box's PMI sampling was last made
+ * whole (uncore_pmi_resync()).
  */
 enum {
 	UNCORE_BOX_FAULT,
 	UNCORE_BOX_REPROGRAM,
 	UNCORE_BOX_REPORTED,
 	UNCORE_BOX_FOREIGN,
+	UNCORE_BOX_RESYNC,
 };
 
 /**

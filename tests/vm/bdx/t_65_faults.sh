@@ -107,6 +107,38 @@ is "$(said "uncore_imc_0, package 0: config read at .* failed")" 1 "the gone fun
 is "$(said "uncore_imc_1, package 0:")" 0 "nothing about iMC 1"
 }
 
+# --- sampling across a PCI box gone and back (review pmi-protocol N6) -------
+# An overflow while the box is gone: its pass reads the box's status as 0
+# and cannot clear it, and a set status bit holds back the counter's next
+# overflow message (BDX manual 2.1.1.1); a preload written then is lost.
+# Once the box answers, the periods that ended meanwhile are sampled, the
+# counter is loaded for the rest of its period, and sampling goes on.
+gone_sampling() {
+new_mark
+cat >/tmp/steps.sh <<EOF
+$PRE
+inject '$imc0 count=250'
+sim_settle 0 || exit 1
+echo 'gone pkg=0 box=imc idx=0' >$FAULT
+until_true '[ "\$(sed -n "s/.* hits=\([0-9]*\)\$/\1/p" $FAULT)" -ge 4 ]' || exit 1
+inject '$imc0 count=150'
+sim_settle 0 || exit 1
+echo clear >$FAULT
+until_true 'dmesg | sed -n "/t_65 mark $mark\$/,\\\$p" | grep -q "uncore_imc_0, package 0: answers again"' || exit 1
+sim_settle 0 || exit 1
+inject '$imc0 count=1000'
+sim_settle 0
+EOF
+if perf record -q -a -o $DATA -c 100 -e 'uncore_imc_0/event=0x04,umask=0x01,name=imc/' -- \
+	taskset -c "$CPU0" sh /tmp/steps.sh >/dev/null 2>/tmp/rec.err; then
+	is "$(samples imc)" 14 "iMC 0 gone while sampling: 1400 events at period 100, 14 samples"
+else
+	diag "perf record: $(cat /tmp/rec.err)"
+	ok false "iMC 0 gone while sampling: the recording ran"
+fi
+is "$(said "uncore_imc_0, package 0: config read at .* failed")" 1 "the gone function reported once"
+}
+
 # --- a box whose counters stop ----------------------------------------------
 stopped() {
 new_mark
@@ -190,6 +222,7 @@ global_write
 if breadth; then
 	lost_write
 	gone
+	gone_sampling
 	stopped
 	nmi_inside
 fi
