@@ -15,6 +15,7 @@
 
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -607,10 +608,21 @@ static void uncore_pmu_del(struct perf_event *event, int flags)
 		uncore_set_poll_period(box);
 }
 
+/*
+ * perf's read of a running event, on the box's reading CPU with IRQs off;
+ * or in NMI context, through perf_event_read_local() (a BPF program of a
+ * hardware sampling event). From NMI nothing is touched: a PCI box's config
+ * access takes pci_config_lock, which the NMI may have interrupted on this
+ * CPU, and the fault state and access counts of a box are not updated
+ * atomically. Such a read returns the count of the event's last read (by
+ * perf, the box's timer or a PMI pass). Review pmi-protocol N8.
+ */
 static void uncore_pmu_read(struct perf_event *event)
 {
 	struct uncore_box *box = event_box(event);
 
+	if (in_nmi())
+		return;
 	if (unlikely(test_bit(UNCORE_BOX_REPROGRAM, &box->faults)))
 		uncore_reprogram(box);
 	if (!(event->hw.state & PERF_HES_STOPPED))
