@@ -332,6 +332,7 @@ s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry);
 void uncore_set_period(struct uncore_box *box, struct perf_event *event);
 unsigned int uncore_tick_limit(void);
 struct pt_regs *uncore_timer_regs(struct pt_regs *caller);
+void uncore_sample_owed(struct uncore_box *box, struct perf_event *event);
 u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 		  struct pt_regs *regs, bool *running);
 void uncore_pmi_sample(struct uncore_pkg_pmi *p, struct uncore_box *box,

@@ -386,6 +386,13 @@ void uncore_pmu_start(struct perf_event *event, int flags)
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
+	/*
+	 * Throttled by the samples its stop emitted (uncore_sample_owed()),
+	 * as perf's frequency tick stops and starts it: it stays stopped
+	 * until its unthrottle, perf's or the driver's, restarts it.
+	 */
+	if (uncore_perf_throttled(hwc))
+		return;
 	/* Another agent's now (uncore_check_foreign()): it stays stopped. */
 	if (hwc->flags & UNCORE_HWF_LOST)
 		return;
@@ -417,7 +424,8 @@ void uncore_pmu_start(struct perf_event *event, int flags)
  * @flags: PERF_EF_UPDATE to count what it counted
  *
  * A group member taken off between pmu_disable and pmu_enable freezes its
- * box first, so the group stops as one.
+ * box first, so the group stops as one. A sampling event counted here
+ * emits the periods it owes (uncore_sample_owed()).
  *
  * Context: the box's reading CPU, IRQs off.
  */
@@ -425,19 +433,23 @@ void uncore_pmu_stop(struct perf_event *event, int flags)
 {
 	struct uncore_box *box = event_box(event);
 	struct hw_perf_event *hwc = &event->hw;
+	bool running = !(hwc->state & PERF_HES_STOPPED);
 
-	if (!(hwc->state & PERF_HES_STOPPED)) {
+	if (running) {
 		/* perf takes a group off between pmu_disable and pmu_enable. */
 		if (box->batch && uncore_in_group(event))
 			uncore_box_hold(box);
 		if (!box->dead)
 			box->pmu->type->ops->disable_event(box, event);
-		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
 		uncore_event_update(box, event);
 		hwc->state |= PERF_HES_UPTODATE;
+		/* Not yet marked stopped: perf's sample output skips those. */
+		if (running && is_sampling_event(event))
+			uncore_sample_owed(box, event);
 	}
+	hwc->state |= PERF_HES_STOPPED;
 }
 
 /*

@@ -502,6 +502,44 @@ u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 }
 
 /**
+ * uncore_sample_owed() - emit the periods a stopping event owes
+ * @box: its box
+ * @event: the event, its counter just disabled and read
+ *
+ * perf stops and starts events on its own: its frequency tick (every tick
+ * of a busy CPU), a multiplexing rotation, a period ioctl; and a close
+ * stops an event for good. A period that ended since the event's last
+ * sample is emitted by the box's timer (timer sampling) or by the pass of
+ * the overflow on its way (PMI); neither looks at a stopped event, and the
+ * start that may follow begins a new period. So the samples are emitted
+ * here, and the periods of a recording add up to its count less the last
+ * partial period (review pmi-protocol N4). A throttled event's are not:
+ * it samples no more until its tick has passed.
+ *
+ * The event's counter is disabled, but the event is not yet marked
+ * stopped: perf_tp_event(), through which the samples go (perf_compat.h),
+ * passes over a stopped event.
+ *
+ * Context: the box's reading CPU, IRQs off: perf's callbacks, or a sample
+ * pass that stops an event (a pass of its own otherwise).
+ */
+void uncore_sample_owed(struct uncore_box *box, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	bool pass = this_cpu_read(uncore_budget.pass), running;
+	struct pt_regs regs;
+
+	if (local64_read(&hwc->period_left) > 0 || uncore_perf_throttled(hwc))
+		return;
+	perf_fetch_caller_regs(&regs);
+	if (!pass)
+		uncore_pass_begin();
+	uncore_sample(box, event, &regs, &running);
+	if (!pass)
+		uncore_pass_end();
+}
+
+/**
  * uncore_pmi_sample() - a sampling event after its overflow
  * @p: its package's PMI state
  * @box: its box

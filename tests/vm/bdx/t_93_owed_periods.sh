@@ -1,0 +1,105 @@
+#!/bin/sh
+# Periods owed across perf's own stop and start (review pmi-protocol N4).
+# perf stops and starts a sampling event on its own: at every tick of a
+# busy CPU in frequency mode, at every multiplexing rotation, at a period
+# ioctl. A period that ended since the event's last sample is emitted by
+# the box's timer (CBo: timer sampling, every sample tick) or by the pass
+# of the overflow on its way (PMI); the samples of such a period must not
+# be lost when perf's stop and start come first. Checked against the
+# injected truth:
+# - frequency mode, CBo 0 (timer) and iMC 0 (PMI), a busy loop on the
+#   reading CPU so that perf's tick runs there: 30 bursts of 1000, 20 ms
+#   apart; the samples' periods add up to the 30000 less at most the last
+#   partial period (less than the largest period);
+# - multiplexing, five events on CBo 0's four counters, -c 1000, perf
+#   rotating them every 2 ms: 30 bursts of 1000, each counted by the four
+#   events on the counters as it lands, so 120 samples of 1000 in all.
+# A burst's period ends 1 ms (sample_tick_us) before the CBo's timer emits
+# it; a tick (4 ms) or a rotation (2 ms) lands in between for about one
+# burst in four or in two.
+# timeout: 600
+# shellcheck source=../lib/lib.sh
+. /tests/lib/lib.sh
+# shellcheck source=../lib/uncore_lib.sh
+. /tests/lib/uncore_lib.sh
+
+load_modules || exit 1
+topo_init
+DATA=/tmp/perf.data
+CPU0=$(first_cpu 0)
+# Without breadth (the debug guest, where a burst under KASAN takes a
+# second), 10 bursts and no iMC case: the paths are the same, and lockdep
+# and KASAN see them.
+N=30
+breadth || N=10
+
+# bursts LINE: N bursts of LINE, 20 ms apart, each settled, on the reading
+# CPU beside a busy loop there (perf's tick runs on a busy CPU), niced so
+# that the bursts come on time.
+bursts() {
+	cat >/tmp/bursts.sh <<EOF
+. /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
+nice -n 19 sh -c 'while :; do :; done' &
+spin=\$!
+i=0
+while [ \$i -lt $N ]; do
+	sim_inject '$1' && sim_settle 0 || { kill \$spin; exit 1; }
+	sleep 0.02
+	i=\$((i + 1))
+done
+kill \$spin
+# The last burst's samples come at the next sample tick.
+sleep 0.1
+EOF
+}
+
+# periods NAME: "SAMPLES SUM MAX" of the periods of package 0's samples
+# of event NAME in $DATA ("[CPU] PERIOD NAME:" lines).
+periods() {
+	perf script -i $DATA -F cpu,period,event 2>/dev/null |
+		awk -v c="$(printf '[%03d]' "$CPU0")" -v e="$1:" '
+		$1 == c && $3 == e { n++; s += $2; if ($2 > m) m = $2 }
+		END { print n + 0, s + 0, m + 0 }'
+}
+
+# freq NAME EVENT INJECTION: -F 200 recording of N bursts of 1000.
+freq() {
+	bursts "$3 count=1000"
+	if perf record -q -a -o $DATA -F 200 -e "$2,name=$1/" -- \
+		taskset -c "$CPU0" sh /tmp/bursts.sh >/dev/null 2>/tmp/rec.err; then
+		# shellcheck disable=SC2046 # three numbers
+		set -- "$1" $(periods "$1")
+		ok "[ $3 -le $((N * 1000)) ] && [ $((N * 1000 - $3)) -lt $4 ]" \
+			"-F 200, $1: $2 samples, periods adding up to $3 of $((N * 1000)), short by less than the largest period ($4)"
+	else
+		diag "perf record: $(cat /tmp/rec.err)"
+		ok false "-F 200, $1: the recording ran"
+	fi
+}
+freq cbo 'uncore_cbox_0/event=0x35,umask=0x8' 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08'
+breadth && freq imc 'uncore_imc_0/event=0x04,umask=0x03' 'pkg=0 box=imc idx=0 event=0x04 umask=0x01'
+
+# Multiplexing: five events, four counters.
+MUX=$PMUS/uncore_cbox_0/perf_event_mux_interval_ms
+mux0=$(cat "$MUX")
+echo 2 >"$MUX"
+bursts 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08 count=1000'
+ev=""
+for n in a b c d e; do ev="$ev${ev:+,}uncore_cbox_0/event=0x35,umask=0x8,name=$n/"; done
+if perf record -q -a -o $DATA -c 1000 -e "$ev" -- \
+	taskset -c "$CPU0" sh /tmp/bursts.sh >/dev/null 2>/tmp/rec.err; then
+	all=0
+	for n in a b c d e; do
+		# shellcheck disable=SC2046 # three numbers
+		set -- $(periods $n)
+		diag "event $n: $1 samples"
+		all=$((all + $2))
+	done
+	is "$all" $((N * 4000)) "five events on four counters, rotated every 2 ms: periods adding up to $((N * 4000))"
+else
+	diag "perf record: $(cat /tmp/rec.err)"
+	ok false "multiplexed recording ran"
+fi
+echo "$mux0" >"$MUX"
+is "$(sim_violations)" 0 "no reserved bit written"
+unload_modules
