@@ -10,7 +10,9 @@
 # totals over the run are exact and UCLK (GHz) is within 3% of uclk_khz in
 # every interval, 1% over the run: uncore-top divides by the time perf
 # says the UBox counter ran, which the sim clock (CLOCK_MONOTONIC) and
-# perf's clock measure apart only by their resolution and the read. Then
+# perf's clock measure apart only by their resolution and the read; the
+# same run's --prom file (Prometheus' text format) holds the same totals,
+# per package and PMU. Then
 # bad input: options, no uncore PMUs, a driver without the aliases the view
 # needs.
 # shellcheck source=../lib/lib.sh
@@ -138,9 +140,9 @@ pkg=$p box=cbox idx=$n event=0x34 umask=0x11 state=0x8 count=555"
 ut_exact
 
 # --- running clock: totals exact, UCLK within tolerance ----------------
-csv=/tmp/ut2.csv
-rm -f $csv
-$UT -i 1000 -n 4 --csv $csv >/tmp/ut2.out 2>/tmp/ut2.err &
+csv=/tmp/ut2.csv prom=/tmp/ut2.prom
+rm -f $csv $prom
+$UT -i 1000 -n 4 --csv $csv --prom $prom >/tmp/ut2.out 2>/tmp/ut2.err &
 ut=$!
 ut_wait_rows $csv "$np" && ut_batch 3 0
 wait $ut
@@ -152,6 +154,11 @@ for p in $PKGS; do
 	is "$(awk -F, -v p="$p" 'NR > 1 && $2 == p { for (i = 10; i <= 14; i++) s[i] += $i }
 		END { printf "%.0f %.0f %.0f %.0f %.0f\n", s[10], s[11], s[12], s[13], s[14] }' $csv)" "$e" \
 		"clock running, package $p: the intervals add up to the batch, exactly"
+	# --prom: the totals since the start, per PMU; summed per socket.
+	is "$(for m in mem_read_bytes mem_write_bytes qpi_out_bytes qpi_in_bytes llc_miss_misses; do
+		awk -v m="uncore_${m}_total" -v l="socket=\"$p\"," 'index($1, m "{" l) == 1 { s += $2 }
+			END { printf "%.0f\n", s }' $prom; done | tr '\n' ' ' | sed 's/ $//')" "$e" \
+		"clock running, package $p: --prom's totals, summed over the PMUs, are the batch, exactly"
 	diag "package $p UCLK GHz per interval: $(awk -F, -v p="$p" 'NR > 1 && $2 == p { printf " %.4f", $15 / $3 / 1e9 }' $csv) (want $want_ghz)"
 	ok "awk -F, -v p='$p' -v w='$want_ghz' 'NR > 1 && \$2 == p && (\$15 / \$3 / 1e9 < w * 0.97 || \$15 / \$3 / 1e9 > w * 1.03) { exit 1 }' $csv" \
 		"package $p: UCLK within 3% of ${want_ghz} GHz in every interval (CSV)"
@@ -162,6 +169,8 @@ for p in $PKGS; do
 		"package $p: the screen's GHz within 3% in every interval"
 done
 sed -n 's/^/# csv: /p' $csv
+grep -v '^#' $prom | sed 's/^/# prom: /'
+is "$(grep -c '^# TYPE uncore_[a-z_]*_total counter$' $prom)" 6 "--prom: a counter for each of the view's 6 columns"
 
 is "$(sim_leftovers)" 0 "uncore-top's perf sessions left nothing programmed"
 unload_modules
