@@ -12,11 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 ut=$here/../../tools/uncore-top
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 bad=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
+# shellcheck source=tests/host/lib/tap.sh
+. "$here/lib/tap.sh"
 
 # Three intervals, two packages; the uclk rates differ so that no panel's
 # values are all equal (an axis of one value has no scale to check).
@@ -96,5 +93,4 @@ check "[ \$? = 1 ] && grep -q 'cannot read' $tmp/err" "no input file: refused, e
 "$ut" --plot "$tmp/in.csv" "$tmp/x.gif" >/dev/null 2>"$tmp/err"
 check "[ \$? = 2 ] && grep -q '^usage: uncore-top' $tmp/err" "an output not .svg or .png: usage error, exit 2"
 
-echo "1..$n"
-[ "$bad" -eq 0 ]
+tap_end

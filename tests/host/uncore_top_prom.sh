@@ -11,11 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 ut=$here/../../tools/uncore-top
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 bad=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); bad=$((bad + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
+# shellcheck source=tests/host/lib/tap.sh
+. "$here/lib/tap.sh"
 
 # The PMU tree: CPU 0 reads package 0, CPU 4 package 1; the aliases of
 # the bdx view, each with a config of its own.
@@ -98,5 +95,4 @@ check "[ \"\$(value uncore_mem_read_bytes_total 0 uncore_imc_0 $prom.first)\" = 
 PERF=$tmp/perf UNCORE_TOP_SYS=$sys "$ut" -n 1 --prom "$tmp/it's.prom" >/dev/null 2>"$tmp/err"
 check "[ \$? = 2 ] && grep -q 'no quote or backslash' $tmp/err" "a file name with a quote is refused"
 
-echo "1..$n"
-[ $bad = 0 ]
+tap_end
