@@ -11,13 +11,7 @@ load_modules || exit 1
 topo_init
 out=/tmp/stat.csv
 DRV=/sys/bus/pci/drivers/uncore_pmu
-npkgs=$(echo "$PKGS" | wc -w)
-set -- "$DRV"/*:14.0
-dom=${1##*/}
-dom=${dom%%:*}
-# iMC0 channel 0 (D20:F0) of package $1; the simulator gives package p
-# bus 0xff - p * (256 / packages).
-imc0_dev() { printf '%s:%02x:14.0' "$dom" $((0xff - $1 * (256 / npkgs))); }
+imc0_init
 # The packages with the channel, and the cpumask listing all of them but $1.
 imc0_pkgs=""
 for p in $PKGS; do has_imc "$p" 0 && imc0_pkgs="$imc0_pkgs $p"; done

@@ -48,12 +48,7 @@ counts "after the old timers' expiry"
 # with the first; the same pmu's timers in between.
 topo_init
 DRV=/sys/bus/pci/drivers/uncore_pmu
-npkgs=$(echo "$PKGS" | wc -w)
-set -- "$DRV"/*:14.0
-dom=${1##*/}
-dom=${dom%%:*}
-# iMC 0 channel 0 (D20:F0) of package $1: bus 0xff - p * (256 / packages).
-imc0_dev() { printf '%s:%02x:14.0' "$dom" $((0xff - $1 * (256 / npkgs))); }
+imc0_init
 devs=""
 for p in $PKGS; do has_imc "$p" 0 && devs="$devs $(imc0_dev "$p")"; done
 if [ -z "$devs" ]; then

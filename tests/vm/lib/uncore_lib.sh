@@ -30,6 +30,19 @@ pkg_first_cpu() {
 # Register $1 (capid4, capid5, nodeid) of package $2 as the simulator has it.
 sim_reg() { sim_state | sed -n "s/^pkg$2 info .*$1=\([0-9a-fx]*\).*/\1/p"; }
 
+# imc0_init, then imc0_dev PKG: the PCI address of Broadwell iMC 0 channel
+# 0 (D20:F0) of package PKG, in the simulator's domain, where package p's
+# boxes are on bus 0xff - p * (256 / packages) (simulator.rst). imc0_init
+# runs after topo_init, while a D20:F0 is bound to uncore_pmu: the domain
+# is read from the driver's bindings.
+imc0_init() {
+	set -- /sys/bus/pci/drivers/uncore_pmu/*:14.0
+	_imc0_dom=${1##*/}
+	_imc0_dom=${_imc0_dom%%:*}
+	_imc0_np=$(echo "$PKGS" | wc -w)
+}
+imc0_dev() { printf '%s:%02x:14.0' "$_imc0_dom" $((0xff - $1 * (256 / _imc0_np))); }
+
 # topo_init: after load_modules, cache what the helpers below ask of every
 # package once. Forks are slow in a KASAN guest under TCG; the state dump
 # is long. PKGS lists the packages, FIRST_<p> its reading CPU at load time.
