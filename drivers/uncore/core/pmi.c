@@ -151,6 +151,29 @@ static enum hrtimer_restart uncore_pmi_retry(struct hrtimer *timer)
 }
 
 /*
+ * A box's part of a pass: its sampling events are processed whether or
+ * not their own status bit is set, the countdown deciding; the status read
+ * before is cleared after, box status before global status (a new freeze
+ * needs both cleared, 2.1.1.1).
+ */
+static void uncore_pmi_box(struct uncore_pkg_pmi *p, struct uncore_box *box,
+			   struct pt_regs *regs)
+{
+	u32 st = uncore_box_status(box);
+	int i;
+
+	for (i = 0; i < box->n_events; i++) {
+		struct perf_event *event = box->events[i];
+
+		if (uncore_pmi_event(event) &&
+		    !(event->hw.state & PERF_HES_STOPPED))
+			uncore_pmi_sample(p, box, event, regs);
+	}
+	if (st)
+		uncore_box_status_clear(box, st);
+}
+
+/*
  * The handler proper, on the PMI's CPU in hardirq context, the package
  * frozen: BDX manual 2.1.3 and 2.1.4. Every box in a group that reported
  * an overflow is visited (one global status bit covers all channels of an
@@ -173,7 +196,7 @@ static void uncore_pmi_work(struct irq_work *work)
 	u64 status = atomic64_read(&p->claimed), covered = 0, ctl;
 	struct uncore_box *box;
 	struct pt_regs regs;
-	int i, err = 0;
+	int err = 0;
 
 	/*
 	 * The samples carry the handler's own registers. The NMI's are not
@@ -185,8 +208,6 @@ static void uncore_pmi_work(struct irq_work *work)
 
 	uncore_pass_begin();
 	list_for_each_entry(box, &p->boxes, pmi_node) {
-		u32 st;
-
 		covered |= box->pmi_mask;
 		if (!(box->pmi_mask & status) || box->dead)
 			continue;
@@ -198,16 +219,7 @@ static void uncore_pmi_work(struct irq_work *work)
 		 */
 		if (READ_ONCE(box->cpu) != smp_processor_id())
 			continue;
-		st = uncore_box_status(box);
-		for (i = 0; i < box->n_events; i++) {
-			struct perf_event *event = box->events[i];
-
-			if (uncore_pmi_event(event) &&
-			    !(event->hw.state & PERF_HES_STOPPED))
-				uncore_pmi_sample(p, box, event, &regs);
-		}
-		if (st)
-			uncore_box_status_clear(box, st);
+		uncore_pmi_box(p, box, &regs);
 		/* The timer restarts what the driver throttled. */
 		if (box->n_throttled && uncore_set_poll_period(box))
 			uncore_poll_start(box);
@@ -434,27 +446,10 @@ void uncore_pmi_attach(struct uncore_box *box)
  */
 void uncore_pmi_resync(struct uncore_box *box, struct pt_regs *regs)
 {
-	bool running;
-	u32 st;
-	int i;
-
 	if (!box->n_pmi || box->dead)
 		return;
 	uncore_box_hold(box);
-	for (i = 0; i < box->n_events; i++) {
-		struct perf_event *event = box->events[i];
-
-		if (!uncore_pmi_event(event) ||
-		    event->hw.state & PERF_HES_STOPPED)
-			continue;
-		uncore_event_update(box, event);
-		uncore_sample(box, event, regs, &running);
-		if (running)
-			uncore_set_period(box, event);
-	}
-	st = uncore_box_status(box);
-	if (st)
-		uncore_box_status_clear(box, st);
+	uncore_pmi_box(&uncore_pkgs[box->pkg].pmi, box, regs);
 	uncore_box_let_run(box);
 }
 
