@@ -216,12 +216,13 @@ struct config_case {
 	u64 config, config1, config2;
 	int err;
 	u32 fields;	/* bit 4 * slot + field: what its requests need */
-	u64 hw;		/* expected hw.config if not attr.config */
+	bool hw_given;	/* hw.config is @hw, not attr.config */
+	u64 hw;
 };
 
 #define OK(t, c, c1, f)		{ &(t), (c), (c1), 0, 0, (f) }
 #define OK2(t, c, c1, c2, f)	{ &(t), (c), (c1), (c2), 0, (f) }
-#define OKH(t, c, c1, f, h)	{ &(t), (c), (c1), 0, 0, (f), (h) }
+#define OKH(t, c, c1, f, h)	{ &(t), (c), (c1), 0, 0, (f), true, (h) }
 #define BAD(t, c, c1, c2)	{ &(t), (c), (c1), (c2), -EINVAL, 0 }
 
 static const struct config_case config_cases[] = {
@@ -247,8 +248,12 @@ static const struct config_case config_cases[] = {
 	BAD(bdx_cbox, 0x0835, OPC(0x182), 0),
 	BAD(bdx_cbox, 0x0835, 0x1fULL << 17, 0),
 	BAD(bdx_cbox, 0x0835, BDX_CBO_F_NC, 0),
-	/* Control bits the driver owns, and reserved bits. */
-	BAD(bdx_cbox, 0x0835 | BDX_CTL_EN, 0, 0),
+	/*
+	 * The enable bit is the driver's and means the same event (Intel
+	 * PCM passes it); the other control bits it owns ask for something
+	 * it does not do, and reserved bits for nothing: refused.
+	 */
+	OKH(bdx_cbox, 0x0835 | BDX_CTL_EN, 0, 0, 0x0835),
 	BAD(bdx_cbox, 0x0835 | BDX_CTL_OV_EN, 0, 0),
 	BAD(bdx_cbox, 0x0835 | BDX_CTL_RST, 0, 0),
 	BAD(bdx_cbox, 0x0835 | BIT_ULL(16), 0, 0),
@@ -289,6 +294,11 @@ static const struct config_case config_cases[] = {
 	/* iMC fixed counter; R3QPI has no ev_sel_ext. */
 	OK(bdx_imc, UNCORE_FIXED_EVENT, 0, 0),
 	OK(bdx_imc, 0x0304, 0, 0),
+	/* pcm-memory's CAS_COUNT.RD, and its first write (event 0, DCLK). */
+	OKH(bdx_imc, 0x0304 | BDX_CTL_EN, 0, 0, 0x0304),
+	OKH(bdx_imc, BDX_CTL_EN, 0, 0, 0),
+	BAD(bdx_imc, 0x0304 | BDX_CTL_EN | BDX_CTL_RST, 0, 0),
+	BAD(bdx_imc, 0x0304 | BDX_CTL_EN | BDX_CTL_OV_EN, 0, 0),
 	BAD(bdx_r3qpi, 0x0110 | BIT_ULL(21), 0, 0),
 
 	/* UBox: fixed UCLK counter, 5-bit threshold. */
@@ -343,8 +353,10 @@ static void config_validation(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, fields, c->fields,
 				    "%s case %d", c->type->name, i);
 		KUNIT_EXPECT_EQ(test, event->hw.config,
-				c->hw ? c->hw :
+				c->hw_given ? c->hw :
 				c->config == UNCORE_FIXED_EVENT ? 0 : c->config);
+		/* Hooks and group validation read attr.config from now on. */
+		KUNIT_EXPECT_EQ(test, event->attr.config, c->config & ~BDX_CTL_EN);
 	}
 }
 

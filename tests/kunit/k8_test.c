@@ -110,9 +110,14 @@ static void k8_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfg(test, EV(0xe0, 1) | INV), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cfg(test, EV(0xe0, 1) | INV | CMASK(1)), 0);
 	KUNIT_EXPECT_EQ(test, cfg(test, EV(0xe0, 1) | EDGE), 0);
-	/* USR, OS, PC, INT, bit 21, EN and everything above 31. */
+	/*
+	 * EN (22) is set by the core PMU itself: the same event, and what
+	 * the core PMU would make of it. USR, OS, PC, INT, bit 21 and
+	 * everything above 31 are refused.
+	 */
+	KUNIT_EXPECT_EQ(test, cfg(test, EV(0xe0, 1) | BIT_ULL(22)), 0);
 	for (bit = 16; bit < 64; bit++) {
-		if (bit == 18 || (bit >= 23 && bit <= 31))
+		if (bit == 18 || bit == 22 || (bit >= 23 && bit <= 31))
 			continue;
 		KUNIT_EXPECT_EQ_MSG(test, cfg(test, EV(0xe0, 1) | BIT_ULL(bit)),
 				    -EINVAL, "bit %u", bit);

@@ -317,6 +317,45 @@ static void nhmex_status_decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FIELD_PREP(NHMEX_U_GCTL_CORE_SEL, BIT(7)), 0x100ULL);
 }
 
+/*
+ * Each box's enable bit (bit 22 of the C, S, U and W controls; bit 0 of
+ * the B, R and M ones) is the driver's: a config carrying it is the same
+ * event. Its interrupt enable (20; 6 on the R-box, 1 on the M-box) is
+ * refused.
+ */
+static void nhmex_enable_bit(struct kunit *test)
+{
+	static const struct {
+		const struct uncore_type *type;
+		u64 config, config1, en, ov_en;
+	} cases[] = {
+		{ &nhmex_cbox, 0x114, 0, BIT_ULL(22), BIT_ULL(20) },
+		{ &nhmex_sbox, 0x109, 0, BIT_ULL(22), BIT_ULL(20) },
+		{ &nhmex_ubox, 0x50, 0, BIT_ULL(22), BIT_ULL(20) },
+		{ &nhmex_wbox, 0x102, 0, BIT_ULL(22), BIT_ULL(20) },
+		{ &nhmex_bbox, B(3, 0x17), 0, BIT_ULL(0), BIT_ULL(20) },
+		{ &nhmex_rbox, R(7), 0x80000000, BIT_ULL(0), BIT_ULL(6) },
+		{ &nhmex_mbox, M_INC(0x1b), 0, BIT_ULL(0), BIT_ULL(1) },
+	};
+	struct uncore_event *ue = ue_new(test);
+	u64 hw, hw_en;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *name = cases[i].type->name;
+		u64 config = cases[i].config, c1 = cases[i].config1;
+
+		KUNIT_ASSERT_EQ_MSG(test, cfg(test, cases[i].type, config, c1, 0, ue, &hw),
+				    0, "%s 0x%llx", name, config);
+		KUNIT_EXPECT_EQ_MSG(test, cfg(test, cases[i].type, config | cases[i].en,
+					      c1, 0, ue, &hw_en), 0, "%s with en", name);
+		KUNIT_EXPECT_EQ_MSG(test, hw_en, hw, "%s with en", name);
+		KUNIT_EXPECT_EQ_MSG(test, cfg_err(test, cases[i].type,
+						  config | cases[i].ov_en, c1, 0),
+				    -EINVAL, "%s with ov_en", name);
+	}
+}
+
 /* Counter assignment on every box type: polynomial (assign_bound.h). */
 static void nhmex_assign_bound(struct kunit *test)
 {
@@ -328,6 +367,7 @@ static struct kunit_case nhmex_cases[] = {
 	KUNIT_CASE(nhmex_bbox_binding),
 	KUNIT_CASE(nhmex_rbox_pairs),
 	KUNIT_CASE(nhmex_mbox_subcontrols),
+	KUNIT_CASE(nhmex_enable_bit),
 	KUNIT_CASE(nhmex_status_decode),
 	KUNIT_CASE(nhmex_assign_bound),
 	{ }

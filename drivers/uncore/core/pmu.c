@@ -718,6 +718,15 @@ static bool uncore_aux_valid(const struct uncore_type *type,
  * format, and the combination must be one the manual allows; the control
  * value written to the hardware is then exactly what the user asked for.
  *
+ * One bit outside the format is taken and cleared from attr.config: the
+ * control register's enable bit (&uncore_ctl_layout.en), where no format
+ * field claims it. The driver sets it itself when the event starts, so a
+ * config that carries it means the same event; Intel PCM passes the
+ * control value it would write to the register, enable bit included.
+ * Clearing it here lets every later reader of attr.config (the type's
+ * hooks, group validation, the poll period) see the event as the format
+ * defines it.
+ *
  * Return: 0 or -EINVAL.
  */
 int uncore_event_config(const struct uncore_type *type, struct perf_event *event,
@@ -729,6 +738,7 @@ int uncore_event_config(const struct uncore_type *type, struct perf_event *event
 
 	memset(&ue->aux, 0, sizeof(ue->aux));
 	ue->aux_ctl = 0;
+	attr->config &= ~(type->ctl->en & ~type->config_mask);
 	if ((attr->config & ~type->config_mask) ||
 	    (attr->config1 & ~type->config1_mask) ||
 	    (attr->config2 & ~type->config2_mask))

@@ -181,8 +181,19 @@ static uint64_t format_bits(const char *pmu, const char *word)
 	return bits;
 }
 
-/* Every bit outside the format of each config word is refused. */
-static void reserved_bits(const char *pmu, uint64_t base)
+/* The counter control's enable bit: Broadwell's (manual 1.4), K8's. */
+#define BDX_EN		(1ULL << 22)
+#define K8_EN		(1ULL << 22)
+/* Xeon 7500: bit 22 on the C, S, U and W boxes, bit 0 on B, R and M. */
+#define NH_EN22		(1ULL << 22)
+#define NH_EN0		1ULL
+
+/*
+ * Every bit outside the format of each config word is refused, but for
+ * the control register's enable bit @en (0: none), which the driver sets
+ * itself: config @base with it opens (uncore_pmu.rst, "What is refused").
+ */
+static void reserved_bits(const char *pmu, uint64_t base, uint64_t en)
 {
 	static const char * const words[] = { "config", "config1", "config2" };
 	int w, bit;
@@ -199,6 +210,8 @@ static void reserved_bits(const char *pmu, uint64_t base)
 
 			if (allowed & (1ULL << bit))
 				continue;
+			if (w == 0 && en == 1ULL << bit)
+				continue;
 			e.config = base;
 			*field |= 1ULL << bit;
 			fd = open_ev(&e, -1);
@@ -211,9 +224,19 @@ static void reserved_bits(const char *pmu, uint64_t base)
 			if (fd >= 0)
 				close(fd);
 		}
-		printf("%sok - %s: all %d bits of %s outside format/ refused with EINVAL\n",
-		       bad ? "not " : "", pmu, checked, words[w]);
+		printf("%sok - %s: all %d bits of %s outside format/ refused with EINVAL%s\n",
+		       bad ? "not " : "", pmu, checked, words[w],
+		       w == 0 && en ? ", but for the enable bit" : "");
 		failures += !!bad;
+	}
+	if (en) {
+		struct ev e = { .pmu = pmu, .config = base | en, .cpu = -1, .pid = -1 };
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s: no format field claims the enable bit", pmu);
+		report(!(format_bits(pmu, "config") & en), what, 0, 0);
+		expect(&e, 0, "%s: config 0x%llx with the enable bit 0x%llx opens", pmu,
+		       (unsigned long long)base, (unsigned long long)en);
 	}
 }
 
@@ -234,12 +257,12 @@ static int p4mp_matrix(void)
 	int i, lead, fd, got;
 
 	for (i = 0; i < 3; i++) {
-		reserved_bits(units[i], 0x1);
+		reserved_bits(units[i], 0x1, 0);
 		expect(&EV(units[i], 0x1, 0), 0, "%s qual=0x1 opens", units[i]);
 		expect(&EV(units[i], 0xffffffff, 0), 0, "%s qual=0xffffffff opens", units[i]);
 		expect(&EV(units[i], 0, 0), EINVAL, "%s qual=0 (would never count) refused", units[i]);
 	}
-	reserved_bits(lat, 0);
+	reserved_bits(lat, 0, 0);
 	expect(&EV(lat, 0, 0), 0, "%s opens with config 0", lat);
 
 	e = EV("uncore_ibusq", 0x1, 0);
@@ -332,12 +355,12 @@ static int nhmex_matrix(void)
 	struct ev e;
 	int i;
 
-	reserved_bits("uncore_ubox", 0x50);
-	reserved_bits(c, 0x14 | 0x100);
-	reserved_bits(b, NH_B(3, 0x17));
-	reserved_bits(s, 0x09);
-	reserved_bits(m, NH_M_INC(0x1b));
-	reserved_bits("uncore_wbox", 0x102);
+	reserved_bits("uncore_ubox", 0x50, NH_EN22);
+	reserved_bits(c, 0x14 | 0x100, NH_EN22);
+	reserved_bits(b, NH_B(3, 0x17), NH_EN0);
+	reserved_bits(s, 0x09, NH_EN22);
+	reserved_bits(m, NH_M_INC(0x1b), NH_EN0);
+	reserved_bits("uncore_wbox", 0x102, NH_EN22);
 
 	expect(&EV("uncore_ubox", 0x50, 0), 0, "ubox U2R_REQUESTS opens");
 	expect(&EV(c, 0x14 | 0x100 | 1ULL << 23, 0), EINVAL, "cbox inv without a threshold refused");
@@ -445,7 +468,7 @@ static int k8_matrix(int rev)
 	struct ev e;
 	int i;
 
-	reserved_bits(nb, K8(0xe0, 0x01));
+	reserved_bits(nb, K8(0xe0, 0x01), K8_EN);
 	expect(&EV(nb, K8(0xe0, 0x07), 0), 0, "nb DRAM accesses, every unit mask, opens");
 	expect(&EV(nb, K8(0xe0, 0x08), 0), EINVAL, "nb DRAM accesses unit mask 08h (not listed) refused");
 	expect(&EV(nb, K8(0xe0, 0x00), 0), EINVAL, "nb DRAM accesses without a unit mask (counts nothing) refused");
@@ -516,10 +539,16 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "k8"))
 		return k8_matrix(atoi(argv[2]));
 
-	reserved_bits(cbo, 0x0835);
-	reserved_bits("uncore_ubox", 0x0842);
-	reserved_bits("uncore_pcu", 0x0000);
-	reserved_bits("uncore_sbox_0", 0x0401);
+	reserved_bits(cbo, 0x0835, BDX_EN);
+	reserved_bits("uncore_ubox", 0x0842, BDX_EN);
+	reserved_bits("uncore_pcu", 0x0000, BDX_EN);
+	reserved_bits("uncore_sbox_0", 0x0401, BDX_EN);
+	reserved_bits("uncore_imc_0", 0x0304, BDX_EN);
+	/* What Intel PCM passes: the control value it would write itself. */
+	expect(&EV("uncore_imc_0", 0x400304, 0), 0, "imc CAS_COUNT.RD with en (pcm-memory's 0x400304) opens");
+	expect(&EV("uncore_imc_0", 0x400000, 0), 0, "imc en alone (pcm's first write: DCLK) opens");
+	expect(&EV("uncore_imc_0", 0x420304, 0), EINVAL, "imc with rst (17) refused");
+	expect(&EV("uncore_imc_0", 0x500304, 0), EINVAL, "imc with ov_en (20) refused");
 
 	expect(&EV(cbo, 0x0835, 0), 0, "cbox TOR_INSERTS.ALL opens");
 	expect(&EV(cbo, 0x0335, 0), 0, "cbox MISS_OPCODE without filter_opc opens (opcode 0)");
