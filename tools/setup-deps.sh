@@ -26,6 +26,9 @@ pkgs=(
 	# `tools/uncore-top --plot`: the CSV it writes drawn as SVG or PNG,
 	# on the host (the guests have no gnuplot); -nox has svg and pngcairo.
 	gnuplot-nox
+	# Intel PCM: pcm-memory reads the iMC through the driver in the
+	# Broadwell guests (tests/vm/bdx/t_88_pcm.sh, tools/vm/mkinitramfs.sh).
+	pcm
 	# promtool, which checks uncore-top --prom's file on the host
 	# (tests/host/uncore_top_prom.sh); the package's server is not used.
 	prometheus

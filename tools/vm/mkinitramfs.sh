@@ -48,6 +48,24 @@ add_perf() {
 	[ -e "$root/lib64/ld-linux-x86-64.so.2" ] || cp -L --parents /lib64/ld-linux-x86-64.so.2 "$root"
 }
 
+# Intel PCM's pcm-memory (Debian's pcm), as perf: with every library ldd
+# names. PCM opens /dev/cpu/N/msr whatever it counts through,
+# so the kernel's msr.ko goes where modprobe finds it (decompressed:
+# busybox's modprobe may not read .ko.xz). Nothing if pcm is not installed.
+add_pcm() {
+	local lib msr dir=lib/modules/$kver/kernel/arch/x86/kernel
+	[ -x /usr/sbin/pcm-memory ] || return 0
+	cp --parents /usr/sbin/pcm-memory "$root"
+	for lib in $(ldd /usr/sbin/pcm-memory | grep -o '/[^ ]*'); do
+		cp -L --parents "$lib" "$root"
+	done
+	for msr in "/$dir/msr.ko" "/$dir/msr.ko.xz"; do
+		[ -e "$msr" ] || continue
+		mkdir -p "$root/$dir"
+		xz -dcf "$msr" >"$root/$dir/msr.ko"
+	done
+}
+
 # Modules go where modprobe looks, with a modules.dep, so a KUnit suite can
 # pull in uncore_pmu.ko; /modules and /kunit are the short names tests use.
 add_modules() {
@@ -98,6 +116,7 @@ add_init() {
 
 add_busybox
 add_perf
+add_pcm
 add_modules
 add_tests
 add_init
