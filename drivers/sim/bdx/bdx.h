@@ -225,6 +225,9 @@ enum sim_qpi_filter {
  * @freezes: global freezes caused by an overflow message (not frz_all)
  * @frozen_drops: counter hits of injected occurrences lost only because the
  *	package was globally frozen
+ * @frozen_ns: sim time the package spent globally frozen, in freezes that
+ *	have ended (on overflow or by frz_all, up to unfrz_all)
+ * @frozen_max_ns: the longest of those freezes
  */
 struct sim_stats {
 	u64 msr_reads;
@@ -240,6 +243,8 @@ struct sim_stats {
 	u64 split_carries;
 	u64 freezes;
 	u64 frozen_drops;
+	u64 frozen_ns;
+	u64 frozen_max_ns;
 };
 
 /**
@@ -259,6 +264,7 @@ struct sim_stats {
  * @qclk_ticks: QPI clock ticks since sim time 0 at @now_ns
  * @global_frozen: frz_all latched, or a freeze on overflow took effect, and
  *	no unfrz_all since
+ * @frozen_since: sim time @global_frozen was last set
  * @freeze_delay_ns: time from an overflow message to the global freeze
  * @freeze_pending: an overflow message asked for a global freeze that has
  *	not taken effect yet
@@ -302,6 +308,7 @@ struct sim_pkg {
 	u64 dclk_ticks;
 	u64 qclk_ticks;
 	bool global_frozen;
+	u64 frozen_since;
 	u64 freeze_delay_ns;
 	bool freeze_pending;
 	u64 freeze_at;
@@ -433,6 +440,7 @@ struct sim_box *sim_pkg_box(struct sim_pkg *pkg, enum sim_box_type type,
 void sim_pkg_init(struct sim_pkg *pkg, unsigned int id,
 		  const struct sim_pkg_cfg *cfg, u64 now_ns);
 void sim_pkg_reset_stats(struct sim_pkg *pkg);
+void sim_pkg_set_frozen(struct sim_pkg *pkg, bool frozen);
 u64 sim_pkg_next_carry(const struct sim_pkg *pkg);
 void sim_pkg_advance(struct sim_pkg *pkg, u64 now_ns);
 bool sim_pkg_take_pmi(struct sim_pkg *pkg, u64 now_ns, u32 *core_sel,

@@ -248,10 +248,8 @@ static void sim_write_global_ctl(struct sim_pkg *pkg, u64 val)
 	/* Freeze and unfreeze at once is meaningless: a violation, ignored. */
 	if (frz && unfrz)
 		pkg->stats.rsvd_writes++;
-	else if (frz)
-		pkg->global_frozen = true;
-	else if (unfrz)
-		pkg->global_frozen = false;
+	else if (frz || unfrz)
+		sim_pkg_set_frozen(pkg, frz);
 	pkg->global_ctl = val & SIM_GCTL_RW;
 }
 

@@ -136,6 +136,30 @@ void sim_pkg_reset_stats(struct sim_pkg *pkg)
 	memset(&pkg->stats, 0, sizeof(pkg->stats));
 }
 
+/**
+ * sim_pkg_set_frozen() - set or end the package's global freeze
+ * @pkg: package state, brought up to the time of the change
+ * @frozen: frozen from now on or not
+ *
+ * Times each freeze in sim time, from its start to its unfrz_all: the
+ * time every counter of the package missed (make bench prints it).
+ */
+void sim_pkg_set_frozen(struct sim_pkg *pkg, bool frozen)
+{
+	u64 d;
+
+	if (frozen == pkg->global_frozen)
+		return;
+	pkg->global_frozen = frozen;
+	if (frozen) {
+		pkg->frozen_since = pkg->now_ns;
+		return;
+	}
+	d = pkg->now_ns - pkg->frozen_since;
+	pkg->stats.frozen_ns += d;
+	pkg->stats.frozen_max_ns = max(pkg->stats.frozen_max_ns, d);
+}
+
 /*
  * The pending freeze takes effect: everything stops, and the PMI to the
  * cores of pmi_core_sel (2.1.1.2) is owed, with pmi_core_sel and
@@ -147,7 +171,7 @@ static void sim_pkg_freeze_now(struct sim_pkg *pkg)
 	u32 core_sel = pkg->global_ctl & SIM_GCTL_PMI_CORE_SEL;
 
 	pkg->freeze_pending = false;
-	pkg->global_frozen = true;
+	sim_pkg_set_frozen(pkg, true);
 	pkg->stats.freezes++;
 	if (!core_sel)
 		return;

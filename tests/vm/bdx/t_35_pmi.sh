@@ -125,6 +125,23 @@ snap
 is "$(f stats nmi_busy)" 0 "no access refused to an NMI"
 # The kernel rate-limits the report to 10 in 5 s; there are 4 or 5 here.
 is "$(unknown_nmis_since t_35)" "$(f stats pmis_sent)" "one unknown NMI reported for each PMI sent, none for another NMI"
+
+# frozen_ns times each global freeze in sim time, from frz_all or the
+# freeze on overflow to unfrz_all (make bench's frozen share).
+FRZ=$((1 << 31))
+echo freeze >"$SIM/clock"
+msr 0x700 "$UNFRZ"
+echo 1 >"$SIM/reset_stats"
+msr 0x700 "$FRZ"
+echo "advance 3000" >"$SIM/clock"
+msr 0x700 "$UNFRZ" 0x700 "$FRZ"
+echo "advance 1000" >"$SIM/clock"
+msr 0x700 "$UNFRZ"
+echo "advance 500" >"$SIM/clock"
+msr 0x700 "$UNFRZ"
+snap
+is "$(f stats frozen_ns) $(f stats frozen_max_ns)" "4000 3000" "two freezes of 3000 and 1000 ns: frozen_ns 4000, frozen_max_ns 3000"
+echo run >"$SIM/clock"
 expect_kernel_report_end
 ok "! dmesg | grep -q 'simulated PMI not seen'" "every simulated PMI seen in time"
 ok "rmmod uncore_sim" "unload with PMIs delivered"
