@@ -207,8 +207,9 @@ echo 100000 >$P/max_sample_rate
 # samples, 15 gaps longer than two steps, the longest 264 ms. Such gaps
 # hardly move the median interval, which is the driver's part: the slow
 # guest checks it and reports the rate; the stock guest checks both, the
-# rate over the time the guest ran: 1.5 s less the gaps longer than two
-# steps (make check runs two guests at once on two cores).
+# rate over the time the guest ran: the samples not at the end of a gap
+# longer than two steps, over 1.5 s less those gaps (make check runs two
+# guests at once on two cores).
 F=$((1000 / ${UNCORE_TIMEOUT_SCALE:-1}))
 if perf record -q -a -o $DATA -F $F -e 'uncore_ha_0/event=0x00,name=haclk/' -- sleep 3 \
 	>/dev/null 2>/tmp/rec.err; then
@@ -227,9 +228,12 @@ if perf record -q -a -o $DATA -F $F -e 'uncore_ha_0/event=0x00,name=haclk/' -- s
 	want=$(((1500000 - $5) * F / 1000000)) step=$((1000000 / F))
 	ok "[ $2 -ge $((step / 2)) ] && [ $2 -le $((step * 2)) ]" \
 		"-F $F: median interval $2 us, within a factor of two of $step"
-	msg="-F $F: $1 samples of package 0 in 1.5 s, within 25% of $want, the rate over the $((1500 - $5 / 1000)) ms not in gaps longer than two steps (largest gap $3 ms, $4 of them)"
+	# The sample that ends a gap is not in the time left: it is not
+	# counted against it (255 gaps in 1.5 s once, on a host running
+	# four guests and a kernel build, and 622 samples against 467).
+	msg="-F $F: $1 samples of package 0 in 1.5 s, $4 of them after gaps longer than two steps (the largest $3 ms); the other $(($1 - $4)) within 25% of $want, the rate over the $((1500 - $5 / 1000)) ms not in those gaps"
 	if [ "${UNCORE_TIMEOUT_SCALE:-1}" -eq 1 ]; then
-		ok "[ $1 -ge $((want * 3 / 4)) ] && [ $1 -le $((want * 5 / 4)) ]" "$msg"
+		ok "[ $(($1 - $4)) -ge $((want * 3 / 4)) ] && [ $(($1 - $4)) -le $((want * 5 / 4)) ]" "$msg"
 	else
 		diag "$msg: not checked in a guest this slow"
 	fi
