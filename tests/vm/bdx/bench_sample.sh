@@ -53,13 +53,13 @@ smpd() {
 # per A B: A / B with one decimal, "-" when B is 0.
 per() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf("%.1f\n", a / b) }'; }
 
-W1=16 W2=8 W3=10 W4=10 W5=5 W6=5 W7=5 W8=9 W9=24
+W1=16 W2=8 W3=10 W4=10 W5=5 W6=5 W7=5 W8=9 W9=7 W10=9 W11=24
 line() {
-	printf "%-${W1}s  %${W2}s  %${W3}s  %${W4}s  %${W5}s  %${W6}s  %${W7}s  %${W8}s  %s\n" \
-		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+	printf "%-${W1}s  %${W2}s  %${W3}s  %${W4}s  %${W5}s  %${W6}s  %${W7}s  %${W8}s  %${W9}s  %${W10}s  %s\n" \
+		"$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}"
 }
 rule() {
-	for w in $W1 $W2 $W3 $W4 $W5 $W6 $W7 $W8 $W9; do
+	for w in $W1 $W2 $W3 $W4 $W5 $W6 $W7 $W8 $W9 $W10 $W11; do
 		printf "%${w}s  " "" | tr ' ' =
 	done | sed 's/  $//'
 	echo
@@ -75,10 +75,18 @@ run() {
 		period=$((hz / rate))
 		echo "bench: $pmu clockticks, period $period ($rate/s asked)"
 		snap a
+		echo 1 >"$SIM/reset_stats"
+		t0=$(awk '{ print $1 }' /proc/uptime)
 		perf record -a -C "$CPU" -m $MMAP -o $OUT/perf.data -c $period \
 			-e "$pmu/clockticks/" -- sleep $SECS >/dev/null 2>$OUT/rec.err ||
 			fail "$pmu: $(cat $OUT/rec.err)"
+		t1=$(awk '{ print $1 }' /proc/uptime)
 		snap b
+		# The package's global freezes: the time every other counter of
+		# package 0 missed, over the run's wall time.
+		frz=$(sim_state | awk -v t0="$t0" -v t1="$t1" '/^pkg0 stats / {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			printf "%.2f%% %.0f\n", v["frozen_ns"] / ((t1 - t0) * 1e7), v["frozen_max_ns"] / 1000 }')
 		# The sample records perf wrote, counted in the file.
 		perf report -i $OUT/perf.data --stats >$OUT/stats 2>/dev/null ||
 			fail "$pmu: perf report --stats"
@@ -98,16 +106,23 @@ run() {
 		else
 			pmis=-
 			acc="(timer)"
+			frz="- -"
 		fi
-		echo "$pmu $rate ${got:-0} $((${got:-0} / SECS)) $dup $lost $thr $pmis $acc" >>$ROWS
+		echo "$pmu $rate ${got:-0} $((${got:-0} / SECS)) $dup $lost $thr $pmis $frz $acc" >>$ROWS
 	done
 }
 
-# storm: the worst case of the driver's time budget. Every box of package
-# 0 samples its clockticks at period 1, the timer-sampled ones every 10 us,
-# the count throttle out of the way: what the reading CPU spends in sample
-# passes is max_cpu_percent, whatever is asked. Prints a second table.
+# storm PCT: the worst case of the driver's time budget, with
+# max_cpu_percent PCT. Every box of package 0 samples its clockticks at
+# period 1, the timer-sampled ones every 10 us, the count throttle out of
+# the way: what the reading CPU spends in sample passes is PCT, whatever
+# is asked, and a pass ends once over it. The modules are loaded afresh,
+# so that "longest", the longest pass since load, is this row's. Prints a
+# row of the storm table.
 storm() {
+	if ! unload_modules || ! load_modules; then
+		fail "storm: reload"
+	fi
 	# Package 0's boxes only: perf refuses an event whose PMU's cpumask
 	# lacks the CPU of -C (a CBo only package 1 has).
 	ev=""
@@ -120,7 +135,10 @@ storm() {
 	P=/sys/module/uncore_pmu/parameters
 	echo 10 >$P/sample_tick_us
 	echo 100000000 >$P/max_sample_rate
+	echo "$1" >$P/max_cpu_percent
+	# A CPU is listed once it has run a pass.
 	b0=$(awk -v c="$CPU" '$1 == c { print $2, $4 }' $D/budget)
+	[ -n "$b0" ] || b0="0 0"
 	s0=$(awk '!/^#/ && $2 == 0 { s += $4 } END { print s + 0 }' $D/samples)
 	t0=$(awk '{ print $1 }' /proc/uptime)
 	# shellcheck disable=SC2086 # one word per option
@@ -131,23 +149,45 @@ storm() {
 	s1=$(awk '!/^#/ && $2 == 0 { s += $4 } END { print s + 0 }' $D/samples)
 	echo 1000 >$P/sample_tick_us
 	echo 100000 >$P/max_sample_rate
+	echo 25 >$P/max_cpu_percent
 	# shellcheck disable=SC2086 # split into the numbers
-	set -- $b0 $b1
-	n=$(echo "$ev" | wc -w)
-	echo "Sampling storm: $((n / 2)) events, every PMU's clockticks at period 1"
-	echo "(timer every 10 us, max_sample_rate 1e8), $SECS s of perf record on"
-	echo "CPU $CPU. share: time in the driver's sample passes / wall time;"
-	echo "budget: max_cpu_percent; longest: longest pass since load."
-	echo
-	echo "=======  ========  ==========  ======  =======  ============"
-	echo "samples  passes    samples/s   share   budget   longest (us)"
-	echo "=======  ========  ==========  ======  =======  ============"
+	set -- $b0 $b1 "$1"
+	NSTORM=$(echo "$ev" | wc -w)
 	awk -v s=$((s1 - s0)) -v p=$(($3 - $1)) -v tot=$(($5 - $2)) -v w="$4" \
-		-v t0="$t0" -v t1="$t1" -v pct="$(cat $P/max_cpu_percent)" 'BEGIN {
+		-v t0="$t0" -v t1="$t1" -v pct="$6" 'BEGIN {
 		wall = (t1 - t0) * 1e9
 		printf "%-7d  %-8d  %-10d  %5.1f%%  %6d%%  %.0f\n", s, p, s / (wall / 1e9),
-			100 * tot / wall, pct, w / 1000 }'
-	echo "=======  ========  ==========  ======  =======  ============"
+			100 * tot / wall, pct, w / 1000 }' >>$OUT/storm
+}
+
+# monotonic: a reader on another CPU reads an iMC sampling event's count
+# in a tight loop (tests/bin/readmono) while bursts of 100 periods are
+# injected every 20 ms; how often, and how far, the count went back.
+monotonic() {
+	period=1000
+	(
+		end=$(($(date +%s) + SECS + 1))
+		while [ "$(date +%s)" -lt "$end" ]; do
+			sim_inject "pkg=0 box=imc idx=${IMC##*_} event=0x04 umask=0x01 count=$((100 * period))"
+			sleep 0.02
+		done
+	) &
+	inj=$!
+	/tests/bin/readmono -s $SECS "$IMC" 0x0304 $period >$OUT/mono || fail "readmono"
+	wait $inj
+	kv() { sed -n "1s/.*$1=\([0-9]*\).*/\1/p" $OUT/mono; }
+	reads=$(kv reads) backwards=$(kv backwards) largest=$(kv largest)
+	echo "Concurrent reads: $IMC CAS_COUNT.RD sampled every $period events"
+	echo "(PMI), bursts of 100 periods injected every 20 ms for $SECS s; a reader"
+	echo "on another CPU reads the count in a loop (tests/vm/bin/readmono.c)."
+	echo "back: reads that returned less than the read before them; largest:"
+	echo "the largest step back, in events and in periods."
+	echo
+	echo "=========  ======  ==============  ==============="
+	echo "reads      back    largest         largest/period"
+	echo "=========  ======  ==============  ==============="
+	printf '%-9s  %-6s  %-14s  %s\n' "$reads" "$backwards" "$largest" "$((largest / period))"
+	echo "=========  ======  ==============  ==============="
 }
 
 IMC=$(lowest_box imc has_imc 8) || fail "package 0 has no iMC channel"
@@ -168,16 +208,35 @@ echo "Ring buffer $MMAP. samples/s: samples perf wrote / $SECS s. dup.: records"
 echo "in perf.data that repeat the one before them exactly. lost: samples the"
 echo "driver emitted that are not in perf.data (recursion, ring buffer)."
 echo "thr.: times the driver throttled the event. PMIs: handler passes."
+echo "frozen: the time package 0 spent globally frozen (each PMI freezes it"
+echo "until the handler's pass), over wall time; longest: its longest freeze"
+echo "(us), both in the simulator's time (frozen_ns, frozen_max_ns)."
 echo "accesses per PMI: register reads/writes on package 0, all boxes, over"
 echo "the run, divided by PMIs (the event's add and del included)."
 echo
 rule
-line "pmu" "asked/s" "samples" "samples/s" "dup." "lost" "thr." "PMIs" "accesses per PMI (r/w)"
+line "pmu" "asked/s" "samples" "samples/s" "dup." "lost" "thr." "PMIs" "frozen" "longest" "accesses per PMI (r/w)"
 rule
-while read -r pmu rate got sps dup lost thr pmis acc; do
-	line "$pmu" "$rate" "$got" "$sps" "$dup" "$lost" "$thr" "$pmis" "$acc"
+while read -r pmu rate got sps dup lost thr pmis frozen longest acc; do
+	line "$pmu" "$rate" "$got" "$sps" "$dup" "$lost" "$thr" "$pmis" "$frozen" "$longest" "$acc"
 done <$ROWS
 rule
+: >$OUT/storm
+storm 25
+storm 1
 echo
-storm
+echo "Sampling storm: $((NSTORM / 2)) events, every PMU's clockticks at period 1"
+echo "(timer every 10 us, max_sample_rate 1e8), $SECS s of perf record on"
+echo "CPU $CPU, with the default budget and with max_cpu_percent=1. share:"
+echo "time in the driver's sample passes / wall time; budget:"
+echo "max_cpu_percent; longest: the longest pass (IRQs off), modules loaded"
+echo "afresh for each row."
+echo
+echo "=======  ========  ==========  ======  =======  ============"
+echo "samples  passes    samples/s   share   budget   longest (us)"
+echo "=======  ========  ==========  ======  =======  ============"
+cat $OUT/storm
+echo "=======  ========  ==========  ======  =======  ============"
+echo
+monotonic
 echo "BENCH-TABLE-END"
