@@ -191,7 +191,8 @@ static uint64_t format_bits(const char *pmu, const char *word)
 /*
  * Every bit outside the format of each config word is refused, but for
  * the control register's enable bit @en (0: none), which the driver sets
- * itself: config @base with it opens (uncore_pmu.rst, "What is refused").
+ * itself: config @base with it opens (uncore_pmu.rst, "Bits outside the
+ * format").
  */
 static void reserved_bits(const char *pmu, uint64_t base, uint64_t en)
 {
