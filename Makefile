@@ -29,8 +29,8 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' $(CURDIR)/debian/changel
 # $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR), where Kbuild's own
 # modules_install puts external modules, then depmod (-b $(DESTDIR) when
 # staging); the opt-in configuration files into $(DESTDIR)$(datadir);
-# uncore-top, its manual page and its documentation (install-tools, which
-# make dkms-src and the .deb install too).
+# uncore-top, its manual page, its documentation and the event lists
+# (install-tools, which make dkms-src and the .deb install too).
 INSTALL_MOD_DIR ?= extra
 prefix ?= /usr/local
 datadir ?= $(prefix)/share
@@ -43,7 +43,7 @@ CONF_FILES := modprobe.d/uncore-pmu-replaces-intel-uncore.conf \
 	      modules-load.d/uncore-pmu.conf
 
 .PHONY: all modules clean demo check soak bench lint deps fuzz install \
-	uninstall dkms-src deb probes install-tools
+	uninstall dkms-src deb probes install-tools event-docs
 
 all: modules
 
@@ -69,13 +69,31 @@ install: modules
 	done
 	$(MAKE) install-tools
 
+# `make event-docs`: the event list of each family with a table,
+# Documentation/events-<family>.rst, from its events .tsv (gen_events.awk
+# mode=rst). tests/gen/run.sh fails when a list is not what its table
+# generates.
+EVENT_DOC_FAMILIES := $(patsubst %_events.tsv,%,$(notdir \
+	$(wildcard $(CURDIR)/drivers/uncore/*/*_events.tsv)))
+
+event-docs:
+	for f in $(EVENT_DOC_FAMILIES); do \
+		awk -v mode=rst -f drivers/uncore/gen_events.awk \
+			drivers/uncore/$$f/$${f}_events.tsv > Documentation/events-$$f.rst.tmp && \
+		mv Documentation/events-$$f.rst.tmp Documentation/events-$$f.rst || \
+		{ rm -f Documentation/events-$$f.rst.tmp; exit 1; }; \
+	done
+
+USER_DOCS := uncore-top.rst $(EVENT_DOC_FAMILIES:%=events-%.rst)
 TOOL_FILES = $(DESTDIR)$(bindir)/uncore-top $(DESTDIR)$(mandir)/man1/uncore-top.1 \
-	$(DESTDIR)$(docdir)/uncore-top.rst
+	$(USER_DOCS:%=$(DESTDIR)$(docdir)/%)
 
 install-tools:
 	install -D -m 0755 tools/uncore-top $(DESTDIR)$(bindir)/uncore-top
 	install -D -m 0644 tools/uncore-top.1 $(DESTDIR)$(mandir)/man1/uncore-top.1
-	install -D -m 0644 Documentation/uncore-top.rst $(DESTDIR)$(docdir)/uncore-top.rst
+	for f in $(USER_DOCS); do \
+		install -D -m 0644 Documentation/$$f $(DESTDIR)$(docdir)/$$f || exit 1; \
+	done
 
 UNINSTALL_DIRS = $(MODDIR) $(DESTDIR)$(datadir)/uncore-pmu/modprobe.d \
 	$(DESTDIR)$(datadir)/uncore-pmu/modules-load.d $(DESTDIR)$(datadir)/uncore-pmu

@@ -32,6 +32,9 @@ pkgs=(
 	# promtool, which checks uncore-top --prom's file on the host
 	# (tests/host/uncore_top_prom.sh); the package's server is not used.
 	prometheus
+	# rst2html, which checks the generated event lists in Documentation/
+	# (tests/gen/run.sh).
+	python3-docutils
 )
 
 missing_pkgs() {

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # gen_events.awk: turn a family's event table (drivers/uncore/<family>/
-# <prefix>_events.tsv) into C.
+# <prefix>_events.tsv) into C, or into its event list for Documentation/.
 #
 #	awk -f gen_events.awk bdx_events.tsv > bdx_events.c
+#	awk -v mode=rst -f gen_events.awk bdx_events.tsv > events-bdx.rst
 #
 # For each type T the table declares, the output defines
 # <prefix>_T_events[] (struct uncore_event_desc, NULL-name terminated) and
@@ -15,7 +16,7 @@
 # a table of its own. The table's own header says what its columns mean;
 # the columns and directives every table shares:
 #
-#   type alias config scale unit ctrs maxinc ref [avail]
+#   type alias config scale unit ctrs maxinc ref [avail [desc]]
 #   %prefix P            arrays are P_<type>_...
 #   %type T N BITS FIELDS
 #                        type T with N counters; BITS: the config bits the
@@ -46,6 +47,15 @@
 # avail, if given and not "-", names a condition the platform evaluates
 # (struct uncore_platform.available): where it is false, the alias is not
 # listed and the event (its key) is refused.
+#
+# desc, the alias's one-line description from the manual (printable
+# ASCII), goes only into the event list (mode=rst), which needs one on
+# every row, a %title line (the part's name), a %cond line (what it means)
+# for each avail condition the rows name, and takes a %about line per type
+# (what the box is, its PMUs); the C ignores all four:
+#   %title TEXT
+#   %about T TEXT
+#   %cond NAME TEXT
 #
 # Any error (a malformed row, a duplicate alias, an unknown type or field,
 # rows of one event that disagree on their counters) is reported as
@@ -130,8 +140,11 @@ function hex(v) {
 
 {
 	if (src == "") {
-		src = FILENAME
+		src = srcpath = FILENAME
 		sub(/.*\//, "", src)
+		# The path in the repository, as the event list names it.
+		if (match(srcpath, /(^|\/)(drivers|tests)\//))
+			srcpath = substr(srcpath, RSTART + (RSTART > 1))
 	}
 }
 
@@ -235,6 +248,31 @@ function hex(v) {
 	next
 }
 
+# Directives for the event list in Documentation/ only (mode=rst).
+/^%title/ {
+	if (NF != 2)
+		err("malformed %title line: want %title TEXT")
+	else
+		title = $2
+	next
+}
+
+/^%about/ {
+	if (NF != 3 || !($2 in ncount))
+		err("malformed %about line: want %about TYPE TEXT of a declared type")
+	else
+		about[$2] = $3
+	next
+}
+
+/^%cond/ {
+	if (NF != 3 || $2 !~ /^[a-z][a-z0-9_]*$/)
+		err("malformed %cond line: want %cond NAME TEXT")
+	else
+		cond[$2] = $3
+	next
+}
+
 /^%listed/ {
 	if (NF != 3 || !($2 in ncount)) {
 		err("malformed %listed line: want %listed TYPE ALIAS of a declared type")
@@ -250,11 +288,15 @@ function hex(v) {
 }
 
 {
-	if (NF != 8 && NF != 9) {
-		err("malformed row: " NF " fields, want 8 or 9 (type alias config scale unit ctrs maxinc ref [avail])")
+	if (NF < 8 || NF > 10) {
+		err("malformed row: " NF " fields, want 8 to 10 (type alias config scale unit ctrs maxinc ref [avail [desc]])")
 		next
 	}
-	av = NF == 9 && $9 != "-" ? $9 : ""
+	av = NF >= 9 && $9 != "-" ? $9 : ""
+	if (NF == 10 && ($10 ~ /^[ -]*$/ || $10 ~ /[^ -~]/ || length($10) > 160)) {
+		err("bad desc '" $10 "': printable ASCII, 1 to 160 characters")
+		next
+	}
 	if (av != "" && av !~ /^[a-z][a-z0-9_]*$/) {
 		err("bad avail '" $9 "'")
 		next
@@ -412,6 +454,8 @@ function hex(v) {
 	runit[t, n] = $5 == "-" ? "" : $5
 	rcompat[t, n] = $8 ~ /^(mainline|driver)/
 	ravail[t, n] = av
+	rdesc[t, n] = NF == 10 ? $10 : ""
+	rctrs[t, n] = $6
 }
 
 # Record value @val of kind @k ("c" constraints, "a" availability) for a
@@ -557,6 +601,113 @@ function emit_avail(t,    i, has) {
 	print ""
 }
 
+# The event list (mode=rst) needs a title, a description on every row,
+# and the meaning of every availability condition the rows name.
+function check_rst(    t, i, n, c, told, missing, first) {
+	if (title == "")
+		err("no %title line (mode=rst)")
+	for (i = 1; i <= ntypes; i++) {
+		t = order[i]
+		missing = 0
+		for (n = 1; n <= nrows[t]; n++) {
+			if (rdesc[t, n] == "" && !missing++)
+				first = rname[t, n]
+			c = ravail[t, n]
+			if (c != "" && !(c in cond) && !(c in told)) {
+				err_at(src, "no %cond line for '" c "', which " t "/" rname[t, n] " needs (mode=rst)")
+				told[c] = 1
+			}
+		}
+		if (missing)
+			err_at(src, "alias " t "/" first (missing > 1 ? " and " missing - 1 " more of " t : "") \
+			       " without a desc (mode=rst)")
+	}
+}
+
+# @s as reStructuredText inline text: the characters that would start
+# markup escaped (emphasis, literals, substitutions, and a reference's
+# trailing underscore), the rest as it is, so that the file reads as
+# plain text too.
+function rst_text(s) {
+	gsub(/[\\*`|]/, "\\\\&", s)
+	s = s " "
+	while (match(s, /[A-Za-z0-9]_[^A-Za-z0-9]/))
+		s = substr(s, 1, RSTART) "\\_" substr(s, RSTART + 2)
+	return substr(s, 1, length(s) - 1)
+}
+
+# Print the words of @s as lines of at most 76 columns, each after @ind.
+function wrap(s, ind,    w, nw, i, line) {
+	nw = split(s, w, / +/)
+	line = ""
+	for (i = 1; i <= nw; i++) {
+		if (line != "" && length(ind line " " w[i]) > 76) {
+			print ind line
+			line = ""
+		}
+		line = line == "" ? w[i] : line " " w[i]
+	}
+	if (line != "")
+		print ind line
+}
+
+function rst_rule(s, c,    r) {
+	r = s
+	gsub(/./, c, r)
+	return r
+}
+
+# One section per type, one definition per alias: its name, its
+# description, then its encoding and what it needs.
+function emit_rst(    i, t, n, total, head, line, extra) {
+	total = 0
+	for (i = 1; i <= ntypes; i++)
+		total += nrows[order[i]]
+	head = "Events: " title
+	print ".. SPDX-License-Identifier: GPL-2.0"
+	print ""
+	print ".. Generated from " srcpath " by"
+	print "   gen_events.awk (make event-docs): edit the table, never this file."
+	print ""
+	print rst_rule(head, "=")
+	print head
+	print rst_rule(head, "=")
+	print ""
+	wrap(total " aliases of " ntypes " box type" (ntypes > 1 ? "s" : "") \
+	     ", each with its description from the manual, its encoding in the " \
+	     "PMU's ``format/`` fields and the counters it may use. ``events/`` " \
+	     "lists the aliases marked *listed* by default, and every one with " \
+	     "the module parameter ``all_aliases=Y`` (Documentation/" \
+	     "uncore_pmu.rst, \"Event aliases\"). An encoding works either way: " \
+	     "``perf stat -a -e uncore_<box>/<encoding>/``.", "")
+	for (i = 1; i <= ntypes; i++) {
+		t = order[i]
+		head = "uncore_" t
+		print ""
+		print head
+		print rst_rule(head, "=")
+		print ""
+		line = ncount[t] " counter" (ncount[t] > 1 ? "s" : "") ", " nrows[t] " alias" (nrows[t] == 1 ? "" : "es")
+		if (t in about)
+			line = rst_text(about[t]) ". " line
+		wrap(line ".", "")
+		for (n = 1; n <= nrows[t]; n++) {
+			print ""
+			print "``" rname[t, n] "``" (rcompat[t, n] ? " *listed*" : "")
+			wrap(rst_text(rdesc[t, n]) ".", "    ")
+			extra = "``" rcfg[t, n] "``; " (rctrs[t, n] == "fixed" ? "the fixed counter" : \
+				"counter" (rctrs[t, n] ~ /^[0-9]+$/ ? " " : "s ") rctrs[t, n])
+			if (runit[t, n] != "")
+				extra = extra "; in " runit[t, n] " (scale " rscale[t, n] ")"
+			else if (rscale[t, n] != "")
+				extra = extra "; scale " rscale[t, n]
+			if (ravail[t, n] != "")
+				extra = extra "; " rst_text(cond[ravail[t, n]]) " only"
+			wrap(extra ".", "    ")
+		}
+	}
+}
+
 END {
 	for (k in listed) {
 		split(k, kp, SUBSEP)
@@ -572,9 +723,15 @@ END {
 		err("no %prefix line")
 	if (ntypes == 0)
 		err("no %type line")
+	if (mode == "rst")
+		check_rst()
 	if (nerr) {
 		close("cat 1>&2")
 		exit 1
+	}
+	if (mode == "rst") {
+		emit_rst()
+		exit 0
 	}
 	print "// SPDX-License-Identifier: GPL-2.0"
 	print "/*"

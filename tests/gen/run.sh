@@ -90,7 +90,9 @@ bad bad_avail_token 3 'nb\ta\tevent=0xe5\t-\t-\t0-3\t1\tx\tRev-D\n'
 bad key_unknown_field 3 '%key\tnb\tthresh\t24-31\n'
 bad key_overlaps_event 3 '%key\tnb\tumask\t4-11\n'
 bad key_value_too_wide 4 '%key\tnb\tumask\t8-11\nnb\ta\tevent=0xe0,umask=0x10\t-\t-\t0-3\t1\tx\n'
-bad ten_fields 3 'nb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\trev_d\textra\n'
+bad eleven_fields 3 'nb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\trev_d\tdesc\textra\n'
+bad desc_not_ascii 3 'nb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\t-\tPage \xc2\xb5hit\n'
+bad desc_empty 3 'nb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\t-\t - \n'
 bad event5_too_wide 4 \
 	'%type\tbb\t4\t1-5\tevent,counter\nbb\ta\tevent=0x20\t-\t-\t0\t1\tx\n'
 bad each_key_not_set 5 \
@@ -102,6 +104,57 @@ bad no_event_no_key 5 \
 bad fixed_nonzero_umask 3 'nb\tclk\tevent=0xff,umask=0x1\t-\t-\tfixed\t1\tx\n'
 bad listed_no_such_alias 3 '%listed\tnb\tb\nnb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\n'
 bad listed_unknown_type 3 '%listed\tmb\ta\n'
+
+# The event lists in Documentation/ (mode=rst): the fixture's list by every
+# awk; each family's list as committed, so that a table changed without
+# `make event-docs` fails here; a list that lacks what it must say refused.
+for a in "${awks[@]}"; do
+	# shellcheck disable=SC2086
+	if (cd "$here/../.." && $a -v mode=rst -f "$gen" tests/gen/desc.tsv) >"$tmp/desc.rst" 2>"$tmp/err" &&
+	   cmp -s "$tmp/desc.rst" "$here/desc.rst"; then
+		ok "$a: a title, %about and %cond, listed rows, markup and wrapping generate desc.rst"
+	else
+		notok "$a: desc.tsv generates desc.rst"
+		diff "$here/desc.rst" "$tmp/desc.rst" | sed 's/^/# /' | head -20
+		sed 's/^/# /' "$tmp/err"
+	fi
+done
+for tsv in "$here"/../../drivers/uncore/*/*_events.tsv; do
+	t=${tsv##*/}
+	t=${t%_events.tsv}
+	doc=Documentation/events-$t.rst
+	if (cd "$here/../.." && awk -v mode=rst -f "$gen" "drivers/uncore/$t/${t}_events.tsv") >"$tmp/$t.rst" 2>"$tmp/err" &&
+	   cmp -s "$tmp/$t.rst" "$here/../../$doc"; then
+		ok "$doc is what ${t}_events.tsv generates"
+	else
+		notok "$doc is what ${t}_events.tsv generates (make event-docs)"
+		diff "$here/../../$doc" "$tmp/$t.rst" | sed 's/^/# /' | head -20
+		sed 's/^/# /' "$tmp/err"
+	fi
+	if rst2html --strict "$tmp/$t.rst" >/dev/null 2>"$tmp/err"; then
+		ok "$doc is valid reStructuredText (docutils' rst2html --strict)"
+	else
+		notok "$doc is valid reStructuredText (docutils' rst2html --strict; Debian's python3-docutils)"
+		sed 's/^/# /' "$tmp/err" | head -10
+	fi
+done
+
+# bad_rst NAME WHAT TABLE-BODY: mode=rst refuses the table with WHAT.
+bad_rst() {
+	printf '%%prefix\tx\n%%type\tnb\t4\t0-7\tevent,umask\n%b' "$3" >"$tmp/$1.tsv"
+	if awk -v mode=rst -f "$gen" "$tmp/$1.tsv" >"$tmp/$1.rst" 2>"$tmp/$1.err"; then
+		notok "event list refused: $1 (it was generated)"
+	elif [ ! -s "$tmp/$1.rst" ] && grep -q "$2" "$tmp/$1.err"; then
+		ok "event list refused: $1 ($2)"
+	else
+		notok "event list refused: $1, with '$2'"
+		sed 's/^/# /' "$tmp/$1.err"
+	fi
+}
+bad_rst no_title "no %title line" 'nb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\t-\tA\n'
+bad_rst no_desc "alias nb/a without a desc" '%title\tT\nnb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\n'
+bad_rst no_cond "no %cond line for 'rev_d'" '%title\tT\nnb\ta\tevent=0xe0\t-\t-\t0-3\t1\tx\trev_d\tA\n'
+bad_rst about_unknown_type "malformed %about" '%title\tT\n%about\tmb\tM\n'
 
 echo "1..$n"
 [ "$bad" -eq 0 ]

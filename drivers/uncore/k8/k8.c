@@ -102,7 +102,7 @@ static const struct k8_nb_event k8_nb_rules[] = {
 	{ 0xeb, 0x7f },		/* sized commands */
 	{ 0xec, 0x7f, 0x40 },	/* probe responses, upstream writes rev D */
 	{ 0xee, 0x07 },		/* GART */
-	{ 0xf6, 0x0f },		/* HT link 0 transmit; Nop (08h) from 004:712 */
+	{ 0xf6, 0x0f },		/* HT link 0 transmit; Nop (08h) at 004:721 */
 	{ 0xf7, 0x0f },		/* HT link 1 */
 	{ 0xf8, 0x0f },		/* HT link 2 */
 };
