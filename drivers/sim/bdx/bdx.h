@@ -228,6 +228,10 @@ enum sim_qpi_filter {
  * @frozen_ns: sim time the package spent globally frozen, in freezes that
  *	have ended (on overflow or by frz_all, up to unfrz_all)
  * @frozen_max_ns: the longest of those freezes
+ * @live_writes: writes of a counter (a PCI counter's dword, an MSR box's
+ *	counter, either fixed counter) while it counts: what it counts between
+ *	the driver's read and the write is lost, and a PCI counter's carry
+ *	between its two dword writes tears it (2.1.3: freeze before reading)
  */
 struct sim_stats {
 	u64 msr_reads;
@@ -245,6 +249,7 @@ struct sim_stats {
 	u64 frozen_drops;
 	u64 frozen_ns;
 	u64 frozen_max_ns;
+	u64 live_writes;
 };
 
 /**
@@ -387,6 +392,8 @@ u64 sim_ticks(u64 t, u64 hz);
 bool sim_ctr_enabled(const struct sim_box *box, const struct sim_ctr *c);
 bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
 		      const struct sim_ctr *c);
+void sim_note_ctr_write(struct sim_pkg *pkg, const struct sim_box *box,
+			const struct sim_ctr *c);
 void sim_ctr_overflow(struct sim_pkg *pkg, struct sim_box *box, u32 st_bit,
 		      bool ov_en, unsigned int gsts_bit);
 bool sim_ctr_add(struct sim_ctr *c, u64 add);

@@ -155,6 +155,32 @@ bool sim_ctr_counting(const struct sim_pkg *pkg, const struct sim_box *box,
 	return !pkg->global_frozen && sim_ctr_enabled(box, c) && !box->stopped;
 }
 
+/**
+ * sim_note_ctr_write() - count a write of a counter that counts
+ * @pkg: package state, advanced to the write's time
+ * @box: the counter's box; NULL for the UBox's fixed counter
+ * @c: the counter written
+ *
+ * The manual has software freeze before it reads and reloads counters
+ * (2.1.3, 2.1.4); a write that lands while the counter counts is counted
+ * in @pkg's live_writes, so that a test can show a reload was at rest.
+ */
+void sim_note_ctr_write(struct sim_pkg *pkg, const struct sim_box *box,
+			const struct sim_ctr *c)
+{
+	bool counting;
+
+	if (!box)
+		counting = (c->ctl & SIM_FIXED_CTL_EN) && !pkg->global_frozen;
+	else if (c == &box->fixed)
+		counting = (c->ctl & SIM_FIXED_CTL_EN) && !box->frozen &&
+			   !pkg->global_frozen;
+	else
+		counting = sim_ctr_counting(pkg, box, c);
+	if (counting)
+		pkg->stats.live_writes++;
+}
+
 /*
  * An overflow message reaches the UBox, which records it in GLOBAL_STATUS
  * (2.1.1). A message whose group bit is already set changes nothing:

@@ -341,7 +341,7 @@ static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg,
 		   pkg->id, pkg->nodeid, pkg->capid4, pkg->capid5, imc,
 		   pkg->now_ns, pkg->uclk_hz, pkg->pclk_hz, pkg->dclk_hz,
 		   pkg->qclk_hz);
-	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu freezes=%llu pmis_sent=%lld pmis_dropped=%lld frozen_drops=%llu nmi_busy=%lld foreign_nmis=%lld frozen_ns=%llu frozen_max_ns=%llu\n",
+	seq_printf(m, "pkg%u stats msr_reads=%llu msr_writes=%llu msr_faults=%llu pci_reads=%llu pci_writes=%llu rsvd_writes=%llu boxctl_no_must1=%llu overflows=%llu split_carries=%llu inject_lines=%llu inject_hits=%llu freezes=%llu pmis_sent=%lld pmis_dropped=%lld frozen_drops=%llu nmi_busy=%lld foreign_nmis=%lld frozen_ns=%llu frozen_max_ns=%llu live_writes=%llu\n",
 		   pkg->id, st->msr_reads, st->msr_writes, st->msr_faults,
 		   st->pci_reads, st->pci_writes, st->rsvd_writes,
 		   st->boxctl_no_must1, st->overflows, st->split_carries,
@@ -350,7 +350,7 @@ static void sim_show_pkg(struct seq_file *m, const struct sim_pkg *pkg,
 		   atomic64_read(&s->pmis_dropped), st->frozen_drops,
 		   atomic64_read(&s->nmi_busy),
 		   atomic64_read(&s->foreign_nmis), st->frozen_ns,
-		   st->frozen_max_ns);
+		   st->frozen_max_ns, st->live_writes);
 	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%09llx config=0x%08x frozen=%d freeze_pending=%d freeze_at=%llu pmi_owed=%d\n",
 		   pkg->id, pkg->global_ctl, pkg->global_status,
 		   pkg->global_config, pkg->global_frozen,

@@ -296,6 +296,7 @@ int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val)
 		break;
 	case SIM_REG_FIXED_CTR:
 		/* Bits 63:48 are ignored, not reserved (Table 2-10). */
+		sim_note_ctr_write(pkg, NULL, &pkg->fixed);
 		pkg->fixed.val = val & SIM_CTR_MASK;
 		break;
 	case SIM_REG_BOX_CTL:
@@ -318,6 +319,7 @@ int sim_msr_write(struct sim_pkg *pkg, u64 now_ns, u32 msr, u64 val)
 		box->status &= ~val;
 		break;
 	case SIM_REG_CTR:
+		sim_note_ctr_write(pkg, box, &box->ctr[loc.n]);
 		box->ctr[loc.n].val = val & SIM_CTR_MASK;
 		break;
 	}

@@ -307,6 +307,7 @@ int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 	switch (reg) {
 	case SIM_P_CTR_LO:
 	case SIM_P_CTR_HI:
+		sim_note_ctr_write(pkg, box, &box->ctr[n]);
 		sim_ctr_write_half(&box->ctr[n], reg == SIM_P_CTR_HI, val);
 		break;
 	case SIM_P_CTL:
@@ -314,6 +315,7 @@ int sim_pci_reg_write(struct sim_pkg *pkg, u64 now_ns, struct sim_box *box,
 		break;
 	case SIM_P_FIXED_LO:
 	case SIM_P_FIXED_HI:
+		sim_note_ctr_write(pkg, box, &box->fixed);
 		sim_ctr_write_half(&box->fixed, reg == SIM_P_FIXED_HI, val);
 		break;
 	case SIM_P_FIXED_CTL:
