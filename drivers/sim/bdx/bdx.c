@@ -116,6 +116,7 @@ static int sim_bdx_access(u32 msr, u64 *val, bool write)
 		return -EBUSY;
 	now = sim_clock_now();
 	sim_lock(s, &flags);
+	sim_fault_msr_locked(s->id, msr);
 	if (write)
 		ret = sim_msr_write(sim_bdx_pkg(s), now, msr, *val);
 	else

@@ -53,6 +53,7 @@ struct sim_fault {
 	u8 box_type;
 	u8 idx;
 	bool has_box;
+	bool locked;
 	bool reads;
 	bool writes;
 	u32 lo;
@@ -101,13 +102,44 @@ bool sim_fault_msr(int pkg, u32 msr, bool write)
 		if (f->kind == SIM_FAULT_GP && (write ? f->writes : f->reads)) {
 			atomic64_inc(&f->hits);
 			gp = true;
-		} else if (f->kind == SIM_FAULT_NMI &&
+		} else if (f->kind == SIM_FAULT_NMI && !f->locked &&
 			   atomic_dec_return(&f->countdown) == 0) {
 			atomic64_inc(&f->hits);
 			sim_foreign_nmi_on(smp_processor_id(), f->count);
 		}
 	}
 	return gp;
+}
+
+/**
+ * sim_fault_msr_locked() - apply the "nmi ... locked" MSR rules to an access
+ * @pkg: package of the accessing CPU
+ * @msr: register
+ *
+ * Called by a model's MSR accessor with the package's lock held: a rule
+ * whose countdown ends here raises its NMIs on this CPU and waits until
+ * they came, so that they interrupt the access. An MSR access the NMI
+ * handler makes then finds the package busy (sim_nmi_busy()); on the part
+ * an MSR read never waits, so this is the simulator's own answer, which
+ * the driver must not take for a fault of the box.
+ */
+void sim_fault_msr_locked(int pkg, u32 msr)
+{
+	int i;
+
+	if (in_nmi())
+		return;
+	for (i = 0; i < SIM_NR_FAULTS; i++) {
+		struct sim_fault *f = &sim_faults[i];
+
+		if (sim_fault_on(f, SIM_FAULT_NMI, pkg) && f->locked &&
+		    msr >= f->lo && msr <= f->hi &&
+		    atomic_dec_return(&f->countdown) == 0) {
+			atomic64_inc(&f->hits);
+			sim_foreign_nmi_on(smp_processor_id(), f->count);
+			sim_foreign_nmi_wait();
+		}
+	}
 }
 
 /**
@@ -263,6 +295,8 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 			if (sim_fault_range(word + 4, f))
 				return -EINVAL;
 			has_msr = true;
+		} else if (!strcmp(word, "locked")) {
+			f->locked = true;
 		} else if (!strcmp(word, "access=r")) {
 			f->writes = false;
 		} else if (!strcmp(word, "access=w")) {
@@ -293,7 +327,8 @@ static int sim_fault_parse(char *line, struct sim_fault *f)
 		 * Only a model that raises NMIs has the handler claiming them.
 		 * At an MSR, or at a PCI box's config accesses.
 		 */
-		if (!sim_model->pmi_take || has_msr == has_box)
+		if (!sim_model->pmi_take || has_msr == has_box ||
+		    (f->locked && !has_msr))
 			return -EINVAL;
 		if (has_box &&
 		    (f->idx >= sim_model->box_faults->count(f->box_type) ||

@@ -181,6 +181,7 @@ void sim_foreign_nmi_wait(void);
 
 /* fault.c */
 bool sim_fault_msr(int pkg, u32 msr, bool write);
+void sim_fault_msr_locked(int pkg, u32 msr);
 bool sim_fault_pci_gone(int pkg, unsigned int type, unsigned int idx);
 void sim_fault_pci_nmi(int pkg, unsigned int type, unsigned int idx);
 void sim_fault_debugfs_init(struct dentry *dir);

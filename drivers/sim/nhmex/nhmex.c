@@ -578,13 +578,13 @@ static void nhmex_show_pkg(struct seq_file *m, struct nhmex_pkg *p,
 
 	seq_printf(m, "pkg%u info sim_ns=%llu uclk_hz=%llu\n", p->id,
 		   p->now_ns, p->uclk_hz);
-	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu gp_mm=%llu illegal_sel=%llu inject_lines=%llu inject_hits=%llu overflows=%llu freezes=%llu pmis=%llu dropped=%llu pmis_sent=%lld pmis_dropped=%lld nmi_busy=%lld\n",
+	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu gp_mm=%llu illegal_sel=%llu inject_lines=%llu inject_hits=%llu overflows=%llu freezes=%llu pmis=%llu dropped=%llu pmis_sent=%lld pmis_dropped=%lld nmi_busy=%lld live_writes=%llu\n",
 		   p->id, st->reads, st->writes, st->faults, st->rsvd_writes,
 		   st->gp_mm, st->illegal_sel, st->inject_lines,
 		   st->inject_hits, st->overflows, st->freezes, st->pmis,
 		   st->dropped, atomic64_read(&s->pmis_sent),
 		   atomic64_read(&s->pmis_dropped),
-		   atomic64_read(&s->nmi_busy));
+		   atomic64_read(&s->nmi_busy), st->live_writes);
 	seq_printf(m, "pkg%u global ctl=0x%08x status=0x%08x pmi_core_sel=0x%02x pmi_owed=%d frozen=%d freeze_pending=%d freeze_at=%llu\n",
 		   p->id, p->u_ctl, nhmex_u_status(p),
 		   (unsigned int)FIELD_GET(NHMEX_U_GCTL_CORE_SEL, p->u_ctl),

@@ -227,6 +227,9 @@ struct nhmex_rport {
  * @pmis: overflows with pmi_en and a non-zero pmi_core_sel, each asking
  *	for a PMI (at once, or at its freeze)
  * @dropped: injected cycles that matched no counting counter
+ * @live_writes: writes of a counter while it counts: what it counts between
+ *	the driver's read and the write is lost (the guide reloads counters
+ *	frozen, §2.1.4)
  */
 struct nhmex_stats {
 	u64 reads;
@@ -241,6 +244,7 @@ struct nhmex_stats {
 	u64 freezes;
 	u64 pmis;
 	u64 dropped;
+	u64 live_writes;
 };
 
 /**

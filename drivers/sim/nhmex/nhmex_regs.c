@@ -932,6 +932,8 @@ static int nhmex_write(struct nhmex_pkg *p, const struct nhmex_loc *l,
 		nhmex_write_ctl(p, b, l->n, val);
 		break;
 	case NHMEX_REG_CTR:
+		if (nhmex_ctr_counting(p, b, l->n))
+			p->stats.live_writes++;
 		b->ctr[l->n].val = val & NHMEX_CTR_MASK;
 		break;
 	case NHMEX_REG_MSUB:	/* layouts not recovered [EXT]: all kept */
@@ -950,6 +952,8 @@ static int nhmex_write(struct nhmex_pkg *p, const struct nhmex_loc *l,
 		nhmex_write_xbr(p, l, val);
 		break;
 	case NHMEX_REG_FIXED_CTR:
+		if (nhmex_fixed_counting(p))
+			p->stats.live_writes++;
 		p->wfixed.val = val & NHMEX_CTR_MASK;
 		break;
 	case NHMEX_REG_FIXED_CTL:

@@ -45,4 +45,30 @@ is "$got" 1500 "the event counts 1500 of 1500 across the NMI"
 is "$(dmesg | sed -n '/t_37 mark$/,$p' | grep -c 'uncore_imc_0, package 0: config read')" 0 \
 	"no failed config read reported"
 rmmod nmi_reader
+
+# The PMI handler's own reads (review pmi-protocol N15): an NMI that
+# interrupts the reading CPU inside an MSR access of the simulator finds
+# it busy, which on the part cannot happen (an MSR read never waits).
+# The rule raises it inside the GLOBAL_STATUS read that routing the PMI
+# makes when the sampling event starts, so the handler's status read gets
+# -EBUSY. That is no fault of the UBox: no report, and its counts (and
+# the pass's own tell-tale of a failed write) stay as they were. The
+# event then samples as it would have.
+DATA=/tmp/perf.data
+echo "uncore-test: t_37 mark2" >/dev/kmsg
+b0=$(busy)
+echo "nmi pkg=0 msr=0x701 locked" >$FAULT
+if perf record -q -a -o $DATA -c 1000 -e 'uncore_imc_0/event=0x04,umask=0x03,name=imc/' -- \
+	taskset -c "$cpu" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
+		sim_inject '$imc0 count=1000' && sim_settle 0" >/dev/null 2>/tmp/rec.err; then
+	is "$(perf script -i $DATA -F event 2>/dev/null | grep -c 'imc:')" 1 \
+		"an NMI inside the routing's status read: 1000 events at period 1000, one sample"
+else
+	ok false "perf record with an NMI inside the routing's status read: $(cat /tmp/rec.err)"
+fi
+is "$(sed -n 's/.* hits=\([0-9]*\)$/\1/p' $FAULT)" 1 "an NMI came inside the read of GLOBAL_STATUS"
+echo clear >$FAULT
+ok "[ $(($(busy) - b0)) -ge 1 ]" "the handler's status read found the simulator busy ($(($(busy) - b0)) times)"
+is "$(dmesg | sed -n '/t_37 mark2$/,$p' | grep -c 'uncore_ubox, package 0: read of MSR')" 0 \
+	"no failed MSR read reported"
 unload_modules

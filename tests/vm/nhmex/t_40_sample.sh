@@ -89,6 +89,34 @@ else
 fi
 echo 1000 >"$SIMPARAM/nhmex_freeze_delay_ns"
 
+# An unrelated NMI between an overflow and its freeze (review pmi-protocol
+# N7): with the freeze a second away, the backtrace NMIs of sysrq l claim
+# the overflow's status and the pass runs while the package still counts.
+# It stops the package itself (en_all clear) before it reloads the
+# counter, so nothing counts between the read and the reload
+# (live_writes), and the late PMI of the freeze still ends it. Another
+# CPU sends them: the sender dumps its own stack without one.
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${c##*cpu}
+	[ "$n" != "$CPU0" ] && [ "$(cat "$c/online" 2>/dev/null || echo 1)" = 1 ] && { OTHER=$n; break; }
+done
+echo 1000000000 >"$SIMPARAM/nhmex_freeze_delay_ns"
+live0=$(nh_stat 0 live_writes)
+b="pkg=0 box=cbox idx=3 event=0x14 umask=0x1"
+expect_kernel_report_begin
+if perf record -q -a -o $DATA -c 1000 -e uncore_cbox_3/event=0x14,umask=0x1,name=early/ -- \
+	taskset -c "$OTHER" sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh
+		sim_inject '$b count=1000' && echo l >/proc/sysrq-trigger && sleep 2 && nh_settle 0" \
+	>/dev/null 2>/tmp/rec.err; then
+	is "$(samples early)" 1 "a backtrace NMI before the freeze: 1000 events at period 1000, one sample"
+	is "$(( $(nh_stat 0 live_writes) - live0 ))" 0 "a backtrace NMI before the freeze: no counter reloaded while it counted"
+	is "$(nh_field 0 global - frozen)" 0 "a backtrace NMI before the freeze: the package is not left frozen"
+else
+	ok false "perf record with a backtrace NMI before the freeze: $(cat /tmp/rec.err)"
+fi
+expect_kernel_report_end
+echo 1000 >"$SIMPARAM/nhmex_freeze_delay_ns"
+
 # Counting beside sampling: the sampled C-box freezes the package at each
 # overflow; the counted events on other boxes lose nothing, since every
 # injection waits for the package to run again.
