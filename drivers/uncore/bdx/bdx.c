@@ -756,6 +756,7 @@ static const struct uncore_type * const bdx_types[] = {
 #define BDX_GCTL_PMI_CORE_SEL_BITS	18
 #define BDX_GCTL_UNFRZ_ALL		BIT_ULL(29)
 #define BDX_GCTL_WK_ON_PMI		BIT_ULL(30)
+#define BDX_GCTL_FRZ_ALL		BIT_ULL(31)
 
 static u64 bdx_pmi_route(int cpu)
 {
@@ -784,6 +785,13 @@ static int bdx_pmi_ack(struct uncore_box *ubox, u64 status)
 	return uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_STATUS, status);
 }
 
+/* frz_all, the PMI's route kept (2.1.3: freeze before reading). */
+static int bdx_pmi_freeze(struct uncore_box *ubox, u64 route)
+{
+	return uncore_msr_write(ubox, BDX_U_MSR_PMON_GLOBAL_CTL,
+				route | BDX_GCTL_FRZ_ALL);
+}
+
 /* unfrz_all, with the PMI's route in the same write (2.1.4 step f). */
 static int bdx_pmi_unfreeze(struct uncore_box *ubox, u64 route)
 {
@@ -796,6 +804,7 @@ static const struct uncore_pmi bdx_pmi = {
 	.route		= bdx_pmi_route,
 	.read_status	= bdx_pmi_read_status,
 	.ack		= bdx_pmi_ack,
+	.freeze		= bdx_pmi_freeze,
 	.unfreeze	= bdx_pmi_unfreeze,
 };
 

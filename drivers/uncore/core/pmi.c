@@ -150,6 +150,12 @@ static enum hrtimer_restart uncore_pmi_retry(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/* The route a pass writes: nowhere from a CPU that does not read the package (now). */
+static u64 uncore_pmi_route_here(struct uncore_pkg_pmi *p)
+{
+	return READ_ONCE(p->cpu) == smp_processor_id() ? p->ctl : 0;
+}
+
 /*
  * A box's part of a pass: its sampling events are processed whether or
  * not their own status bit is set, the countdown deciding; the status read
@@ -185,6 +191,13 @@ static void uncore_pmi_box(struct uncore_pkg_pmi *p, struct uncore_box *box,
  * 2.1.1.1), then the claim, then the package is unfrozen: an overflow
  * from the moment the counters run again finds its bits unclaimed.
  *
+ * The NMI that claimed the status may have come before the overflow's
+ * freeze landed (an unrelated NMI in between, review pmi-protocol N7),
+ * and a retry's pass follows no freeze at all: so the pass freezes the
+ * package itself first, as the manual has software do before it reads
+ * counters (BDX 2.1.3), and no count falls between a counter's read and
+ * its reload, nor a carry between a PCI counter's two dword writes.
+ *
  * A pass with nothing claimed comes from an NMI taken as an owed PMI: its
  * freeze has landed after an earlier pass unfroze, and only the unfreeze
  * is left to do.
@@ -206,6 +219,8 @@ static void uncore_pmi_work(struct irq_work *work)
 	 */
 	perf_fetch_caller_regs(&regs);
 
+	if (status)
+		err = pmi->freeze(p->gbox, uncore_pmi_route_here(p));
 	uncore_pass_begin();
 	list_for_each_entry(box, &p->boxes, pmi_node) {
 		covered |= box->pmi_mask;
@@ -230,8 +245,7 @@ static void uncore_pmi_work(struct irq_work *work)
 		err = pmi->ack(p->gbox, status);
 		atomic64_andnot(status, &p->claimed);
 	}
-	/* Routed nowhere from a CPU that does not read the package (now). */
-	ctl = READ_ONCE(p->cpu) == smp_processor_id() ? p->ctl : 0;
+	ctl = uncore_pmi_route_here(p);
 	if (unlikely(READ_ONCE(uncore_pass_delay_ms)))
 		mdelay(READ_ONCE(uncore_pass_delay_ms));
 	err |= pmi->unfreeze(p->gbox, ctl);

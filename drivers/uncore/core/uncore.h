@@ -584,6 +584,9 @@ struct uncore_pmu {
  *	in; in NMI context, so MSRs only. Return 0 or the read's error
  * @ack: clear status bits @status, after their boxes' own status.
  *	Return 0 or the write's error
+ * @freeze: stop every counter of the package now, its PMI routed by
+ *	@route, until @unfreeze: for a pass that cannot know whether the
+ *	overflow's own freeze has landed. Return 0 or the write's error
  * @unfreeze: let the package count again, its PMI routed by @route (a
  *	value of @route, or 0: routed nowhere). Return 0 or the write's
  *	error
@@ -597,6 +600,7 @@ struct uncore_pmi {
 	u64 (*route)(int cpu);
 	int (*read_status)(struct uncore_box *gbox, u64 *status);
 	int (*ack)(struct uncore_box *gbox, u64 status);
+	int (*freeze)(struct uncore_box *gbox, u64 route);
 	int (*unfreeze)(struct uncore_box *gbox, u64 route);
 };
 

@@ -1178,6 +1178,18 @@ static int nhmex_pmi_ack(struct uncore_box *ubox, u64 status)
 }
 
 /*
+ * en_all clear stops every counter of the package, as the freeze of an
+ * overflow does (000:80-85); the route and frz_all stay, so that an
+ * overflow's freeze still on its way lands as it would have.
+ */
+static int nhmex_pmi_freeze(struct uncore_box *ubox, u64 route)
+{
+	return uncore_msr_write(ubox, NHMEX_U_GLOBAL_CTL,
+				NHMEX_U_GCTL_U_EN | route |
+				(route ? NHMEX_U_GCTL_FRZ_ALL : 0));
+}
+
+/*
  * §2.1.4 d: en_all set again, rst_all clear, in one write, with the PMI's
  * route and frz_all, so that the next overflow of a pmi_en counter stops
  * the package (000:80-85). Routed nowhere, nothing freezes.
@@ -1194,6 +1206,7 @@ static const struct uncore_pmi nhmex_pmi = {
 	.route		= nhmex_pmi_route,
 	.read_status	= nhmex_pmi_read_status,
 	.ack		= nhmex_pmi_ack,
+	.freeze		= nhmex_pmi_freeze,
 	.unfreeze	= nhmex_pmi_unfreeze,
 };
 
