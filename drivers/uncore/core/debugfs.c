@@ -37,11 +37,13 @@ static int uncore_access_show(struct seq_file *m, void *v)
 			if (!box)
 				continue;
 			seq_printf(m, "%s %d %llu %llu %llu %llu %llu\n",
-				   upmu->name, pkg, READ_ONCE(box->stats.msr_rd),
+				   upmu->name, pkg, READ_ONCE(box->stats.msr_rd) +
+				   atomic64_read(&box->stats.nmi_msr_rd),
 				   READ_ONCE(box->stats.msr_wr),
 				   READ_ONCE(box->stats.pci_rd),
 				   READ_ONCE(box->stats.pci_wr),
-				   READ_ONCE(box->stats.errors));
+				   READ_ONCE(box->stats.errors) +
+				   atomic64_read(&box->stats.nmi_errors));
 		}
 	}
 	mutex_unlock(&uncore_box_mutex);
@@ -195,7 +197,9 @@ static void uncore_reset_stats(void *info)
 {
 	struct uncore_box *box = info;
 
-	memset(&box->stats, 0, sizeof(box->stats));
+	memset(&box->stats, 0, offsetof(struct uncore_access_stats, nmi_msr_rd));
+	atomic64_set(&box->stats.nmi_msr_rd, 0);
+	atomic64_set(&box->stats.nmi_errors, 0);
 }
 
 /* Any write zeroes the counts, on each box's CPU so no increment races. */

@@ -211,10 +211,15 @@ struct uncore_event {
  * @pci_rd: PCI config dword reads
  * @pci_wr: PCI config dword writes
  * @errors: accesses that faulted (#GP) or failed
+ * @nmi_msr_rd: MSR reads in NMI context (the PMI handler's status reads)
+ * @nmi_errors: those that faulted
  *
- * Only the box's reading CPU updates these (perf callbacks and the poll
- * timer run there), so plain increments suffice; debugfs reads them racily,
- * which is fine for statistics.
+ * Only the box's reading CPU updates the first five (perf callbacks and
+ * the poll timer run there), so plain increments suffice; debugfs reads
+ * them racily, which is fine for statistics. The NMI counts are atomic:
+ * the NMI may interrupt a plain increment on its CPU, both threads of the
+ * reading CPU's core take it, and the reading CPU's own code tells a
+ * failed write by @errors moving (review pmi-protocol N15).
  */
 struct uncore_access_stats {
 	u64 msr_rd;
@@ -222,6 +227,8 @@ struct uncore_access_stats {
 	u64 pci_rd;
 	u64 pci_wr;
 	u64 errors;
+	atomic64_t nmi_msr_rd;
+	atomic64_t nmi_errors;
 };
 
 /**
