@@ -511,14 +511,18 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 
 	/*
 	 * Counters carried over a move, or taken by another agent, are no
-	 * one's to have; an event that lost its counter is not moved off it
-	 * (its del() comes soon, from uncore_lost_work()).
+	 * one's to have. Two events are not moved off their counter: one
+	 * that lost it (its del() comes soon, from uncore_lost_work()), and
+	 * one that took its carried counter back and has not started yet
+	 * (a group member whose start waits for the transaction's commit):
+	 * its prev_count is that counter's, and it reads on from there
+	 * (review pmi-protocol N14).
 	 */
 	taken = box->carried | READ_ONCE(box->foreign);
 	for (i = 0; i < n; i++) {
 		struct perf_event *other = box->events[i];
 
-		allowed[i] = other->hw.flags & UNCORE_HWF_LOST ?
+		allowed[i] = other->hw.flags & (UNCORE_HWF_LOST | UNCORE_HWF_MOVED) ?
 			     BIT(box->assign[i]) :
 			     uncore_allowed(type, other) & ~taken;
 		prev[i] = box->assign[i];
