@@ -29,8 +29,9 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' $(CURDIR)/debian/changel
 # $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR), where Kbuild's own
 # modules_install puts external modules, then depmod (-b $(DESTDIR) when
 # staging); the opt-in configuration files into $(DESTDIR)$(datadir);
-# uncore-top, its manual page, its documentation and the event lists
-# (install-tools, which make dkms-src and the .deb install too).
+# uncore-top, its manual page, its documentation, the event lists and
+# the Grafana dashboard (install-tools, which make dkms-src and the .deb
+# install too).
 INSTALL_MOD_DIR ?= extra
 prefix ?= /usr/local
 datadir ?= $(prefix)/share
@@ -85,8 +86,10 @@ event-docs:
 	done
 
 USER_DOCS := uncore-top.rst $(EVENT_DOC_FAMILIES:%=events-%.rst)
+# The Grafana dashboard of uncore-top --prom's series, as an example.
+GRAFANA_EXAMPLE = $(DESTDIR)$(docdir)/examples/grafana-uncore-top.json
 TOOL_FILES = $(DESTDIR)$(bindir)/uncore-top $(DESTDIR)$(mandir)/man1/uncore-top.1 \
-	$(USER_DOCS:%=$(DESTDIR)$(docdir)/%)
+	$(USER_DOCS:%=$(DESTDIR)$(docdir)/%) $(GRAFANA_EXAMPLE)
 
 install-tools:
 	install -D -m 0755 tools/uncore-top $(DESTDIR)$(bindir)/uncore-top
@@ -94,6 +97,7 @@ install-tools:
 	for f in $(USER_DOCS); do \
 		install -D -m 0644 Documentation/$$f $(DESTDIR)$(docdir)/$$f || exit 1; \
 	done
+	install -D -m 0644 tools/grafana/uncore-top.json $(GRAFANA_EXAMPLE)
 
 UNINSTALL_DIRS = $(MODDIR) $(DESTDIR)$(datadir)/uncore-pmu/modprobe.d \
 	$(DESTDIR)$(datadir)/uncore-pmu/modules-load.d $(DESTDIR)$(datadir)/uncore-pmu
@@ -102,7 +106,9 @@ uninstall:
 	@test -n "$(KVER)" || { echo "no kernel release: set KVER or KDIR" >&2; exit 1; }
 	rm -f $(MODDIR)/uncore_pmu.ko $(addprefix $(DESTDIR)$(datadir)/uncore-pmu/,$(CONF_FILES))
 	rm -f $(TOOL_FILES)
-	[ ! -d $(DESTDIR)$(docdir) ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(docdir)
+	for d in $(DESTDIR)$(docdir)/examples $(DESTDIR)$(docdir); do \
+		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
+	done
 	for d in $(UNINSTALL_DIRS); do \
 		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
 	done
