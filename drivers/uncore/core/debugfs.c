@@ -277,6 +277,10 @@ void uncore_debugfs_init(void)
 			    &uncore_kernel_fops);
 	debugfs_create_u32("open_delay_ms", 0600, uncore_debugfs,
 			   &uncore_open_delay_ms);
+	debugfs_create_u32("commit_delay_ms", 0600, uncore_debugfs,
+			   &uncore_commit_delay_ms);
+	debugfs_create_u32("move_delay_ms", 0600, uncore_debugfs,
+			   &uncore_move_delay_ms);
 	if (uncore_plat->pmi) {
 		debugfs_create_u32("pass_delay_ms", 0600, uncore_debugfs,
 				   &uncore_pass_delay_ms);

@@ -263,6 +263,10 @@ struct uncore_pmu *uncore_find_pmu(const struct uncore_type *type, int idx);
 
 /* pmu.c */
 extern u32 uncore_open_delay_ms;
+extern u32 uncore_commit_delay_ms;
+extern u32 uncore_move_delay_ms;
+extern atomic_t uncore_commit_armed;
+extern atomic_t uncore_commit_held;
 void uncore_pmu_setup(struct uncore_pmu *upmu);
 void uncore_event_update(struct uncore_box *box, struct perf_event *event);
 void uncore_box_init(struct uncore_box *box);

@@ -322,6 +322,39 @@ static void uncore_repark(int cpu, int except)
  * (uncore_pmi_reachable()). Events on their way to @from go first
  * (uncore_wait_opens()), and event_init waits for the move to end.
  */
+/*
+ * The test hooks of a move (pmu.c), for its first box of a pmu with events
+ * open: before the box changes reading CPU, wait (at most 10 s) until the
+ * old CPU holds a group's commit on a box of the package; after, wait
+ * uncore_move_delay_ms before perf moves the box's events. Return: whether
+ * the box was that one.
+ */
+static bool uncore_test_move_wait(struct uncore_box *box)
+{
+	int waited;
+
+	if (likely(!READ_ONCE(uncore_move_delay_ms)) ||
+	    !READ_ONCE(box->pmu->nr_events))
+		return false;
+	pr_info("test hook: %s, package %d: the move waits for a group's commit\n",
+		box->pmu->name, box->pkg);
+	atomic_set(&uncore_commit_armed, box->pkg + 1);
+	for (waited = 0; !atomic_read(&uncore_commit_held) && waited < 10000;
+	     waited += 20)
+		msleep(20);
+	return true;
+}
+
+static void uncore_test_move_delay(struct uncore_box *box)
+{
+	u32 ms = xchg(&uncore_move_delay_ms, 0);
+
+	atomic_set(&uncore_commit_armed, 0);
+	pr_info("test hook: %s, package %d: its events move in %u ms\n",
+		box->pmu->name, box->pkg, ms);
+	msleep(ms);
+}
+
 static void uncore_pkg_move(int pkg, int from, int to, bool going)
 {
 	int i, park = -1;
@@ -352,10 +385,14 @@ static void uncore_pkg_move(int pkg, int from, int to, bool going)
 		struct uncore_pmu *upmu = uncore_pmus[i];
 		struct uncore_box *box = upmu->boxes[pkg];
 		int dest = to < 0 ? park : to;
+		bool hook;
 
 		if (!box)
 			continue;
+		hook = uncore_test_move_wait(box);
 		WRITE_ONCE(box->cpu, to);
+		if (unlikely(hook))
+			uncore_test_move_delay(box);
 		if (to < 0)
 			box->initialized = false;
 		if (dest >= 0 && upmu->registered)

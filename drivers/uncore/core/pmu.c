@@ -26,6 +26,54 @@
 u32 uncore_open_delay_ms;
 
 /*
+ * Test hooks (debugfs), for a move that gives a box another reading CPU
+ * while the old one is inside one of perf's transactions on it
+ * (tests/vm/bdx/t_54_move_txn.sh). A move with uncore_move_delay_ms set
+ * arms uncore_commit_armed (with its package + 1) at its first box of a
+ * pmu with events, and waits for the next commit of a group in that
+ * package to be held, IRQs off, for uncore_commit_delay_ms
+ * (uncore_commit_held set meanwhile) before it changes box->cpu; then it
+ * waits uncore_move_delay_ms more before perf moves the box's events
+ * (package.c).
+ */
+u32 uncore_commit_delay_ms;
+u32 uncore_move_delay_ms;
+atomic_t uncore_commit_armed;
+atomic_t uncore_commit_held;
+
+/* The box of @pmu in this CPU's package, whichever CPU reads it. */
+static struct uncore_box *uncore_pkg_box_here(struct pmu *pmu)
+{
+	int pkg = topology_logical_package_id(smp_processor_id());
+
+	if (pkg < 0 || pkg >= uncore_max_pkgs)
+		return NULL;
+	return READ_ONCE(to_uncore_pmu(pmu)->boxes[pkg]);
+}
+
+/* The test hook of a group's commit, on the box's reading CPU. */
+static void uncore_test_commit_delay(struct pmu *pmu)
+{
+	struct uncore_box *box = uncore_pkg_box_here(pmu);
+	u32 ms = READ_ONCE(uncore_commit_delay_ms);
+	int i, n = 0;
+
+	if (likely(!atomic_read(&uncore_commit_armed)) || !box || !ms ||
+	    !(box->txn_flags & PERF_PMU_TXN_ADD))
+		return;
+	for (i = 0; i < box->n_events; i++)
+		n += !!(box->events[i]->hw.flags & UNCORE_HWF_DEFER);
+	if (n < 2 ||
+	    atomic_cmpxchg(&uncore_commit_armed, box->pkg + 1, 0) != box->pkg + 1)
+		return;
+	pr_info("test hook: %s, package %d: a group's commit on CPU %d held %u ms\n",
+		box->pmu->name, box->pkg, smp_processor_id(), ms);
+	atomic_set(&uncore_commit_held, 1);
+	mdelay(ms);
+	atomic_set(&uncore_commit_held, 0);
+}
+
+/*
  * An event the part does not have (a K8 event of a later revision) is
  * refused: what it counts there is undefined.
  */
@@ -333,8 +381,11 @@ static void uncore_start_txn(struct pmu *pmu, unsigned int flags)
 
 static int uncore_commit_txn(struct pmu *pmu)
 {
-	struct uncore_box *box = uncore_cpu_box(pmu);
+	struct uncore_box *box;
 	int i, n = 0;
+
+	uncore_test_commit_delay(pmu);
+	box = uncore_cpu_box(pmu);
 
 	if (!box)
 		return 0;

@@ -47,13 +47,8 @@ END
 # shellcheck source=/dev/null
 . /tmp/t55.sh
 
-far="" near=""
-for c in /sys/devices/system/cpu/cpu[0-9]*; do
-	n=${c##*cpu}
-	[ "$(pkg_of_cpu "$n")" = 1 ] || continue
-	if [ "$(core_id "$n")" -ge 18 ]; then far="$far $n"; else near="$near $n"; fi
-done
-far=${far# } near=${near# }
+pmi_cores 1
+far=$FAR near=$NEAR
 if [ -z "$far" ] || [ -z "$near" ]; then
 	skip "PMI routing to a core beyond pmi_core_sel" "package 1 has no core beyond 17 (CPUs $near)"
 	unload_modules

@@ -62,6 +62,23 @@ has_cbo() { eval "_c=\$CAPID5_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 # Does package $1 have iMC channel $2 (PMON devices present)?
 has_imc() { eval "_c=\$IMC_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 
+# pmi_cores PKG: FAR, the CPUs of package PKG on a core the PMI cannot
+# reach (pmi_core_sel names cores 0-17, BDX Table 2-2), and NEAR, the
+# others; blank-separated.
+pmi_cores() {
+	FAR="" NEAR=""
+	for _c in /sys/devices/system/cpu/cpu[0-9]*; do
+		_n=${_c##*cpu}
+		[ "$(pkg_of_cpu "$_n")" = "$1" ] || continue
+		if [ "$(cat "$_c/topology/core_id")" -ge 18 ]; then
+			FAR="$FAR $_n"
+		else
+			NEAR="$NEAR $_n"
+		fi
+	done
+	FAR=${FAR# } NEAR=${NEAR# }
+}
+
 # lowest_box TYPE HAS N: uncore_TYPE_<n> of the lowest n < N that package
 # 0 has (HAS: has_cbo or has_imc) and that is registered; fails if none.
 lowest_box() {
