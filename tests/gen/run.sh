@@ -22,17 +22,29 @@ for a in mawk gawk "busybox awk" original-awk; do
 	command -v ${a%% *} >/dev/null && $a 'BEGIN { exit 0 }' 2>/dev/null && awks+=("$a")
 done
 
-# fixture NAME WHAT: NAME.tsv generates NAME.c with awk $a.
-fixture() {
-	# shellcheck disable=SC2086
-	if $a -f "$gen" "$here/$1.tsv" >"$tmp/out.c" 2>"$tmp/err" &&
-	   cmp -s "$tmp/out.c" "$here/$1.c"; then
-		ok "$a: $2 generate $1.c"
+root=$(cd "$here/../.." && pwd)
+
+# generates AWK MODE TSV WANT WHAT: the generator, run by AWK from the top
+# of the tree (the event list names its table by that path), makes WANT
+# from TSV (both from the top; MODE c or rst), into $tmp/gen.out.
+generates() {
+	local mode=()
+
+	[ "$2" = rst ] && mode=(-v mode=rst)
+	# shellcheck disable=SC2086 # "busybox awk" is two words
+	if (cd "$root" && $1 "${mode[@]}" -f "$gen" "$3") >"$tmp/gen.out" 2>"$tmp/err" &&
+	   cmp -s "$tmp/gen.out" "$root/$4"; then
+		ok "$5"
 	else
-		notok "$a: $2 generate $1.c"
-		diff "$here/$1.c" "$tmp/out.c" | sed 's/^/# /' | head -20
+		notok "$5"
+		diff "$root/$4" "$tmp/gen.out" | sed 's/^/# /' | head -20
 		sed 's/^/# /' "$tmp/err"
 	fi
+}
+
+# fixture NAME WHAT: NAME.tsv generates NAME.c with awk $a.
+fixture() {
+	generates "$a" c "tests/gen/$1.tsv" "tests/gen/$1.c" "$a: $2 generate $1.c"
 }
 
 tables="bdx nhmex"
@@ -109,29 +121,16 @@ bad listed_unknown_type 3 '%listed\tmb\ta\n'
 # awk; each family's list as committed, so that a table changed without
 # `make event-docs` fails here; a list that lacks what it must say refused.
 for a in "${awks[@]}"; do
-	# shellcheck disable=SC2086
-	if (cd "$here/../.." && $a -v mode=rst -f "$gen" tests/gen/desc.tsv) >"$tmp/desc.rst" 2>"$tmp/err" &&
-	   cmp -s "$tmp/desc.rst" "$here/desc.rst"; then
-		ok "$a: a title, %about and %cond, listed rows, markup and wrapping generate desc.rst"
-	else
-		notok "$a: desc.tsv generates desc.rst"
-		diff "$here/desc.rst" "$tmp/desc.rst" | sed 's/^/# /' | head -20
-		sed 's/^/# /' "$tmp/err"
-	fi
+	generates "$a" rst tests/gen/desc.tsv tests/gen/desc.rst \
+		"$a: a title, %about and %cond, listed rows, markup and wrapping generate desc.rst"
 done
-for tsv in "$here"/../../drivers/uncore/*/*_events.tsv; do
+for tsv in "$root"/drivers/uncore/*/*_events.tsv; do
 	t=${tsv##*/}
 	t=${t%_events.tsv}
 	doc=Documentation/events-$t.rst
-	if (cd "$here/../.." && awk -v mode=rst -f "$gen" "drivers/uncore/$t/${t}_events.tsv") >"$tmp/$t.rst" 2>"$tmp/err" &&
-	   cmp -s "$tmp/$t.rst" "$here/../../$doc"; then
-		ok "$doc is what ${t}_events.tsv generates"
-	else
-		notok "$doc is what ${t}_events.tsv generates (make event-docs)"
-		diff "$here/../../$doc" "$tmp/$t.rst" | sed 's/^/# /' | head -20
-		sed 's/^/# /' "$tmp/err"
-	fi
-	if rst2html --strict "$tmp/$t.rst" >/dev/null 2>"$tmp/err"; then
+	generates awk rst "drivers/uncore/$t/${t}_events.tsv" "$doc" \
+		"$doc is what ${t}_events.tsv generates (make event-docs)"
+	if rst2html --strict "$tmp/gen.out" >/dev/null 2>"$tmp/err"; then
 		ok "$doc is valid reStructuredText (docutils' rst2html --strict)"
 	else
 		notok "$doc is valid reStructuredText (docutils' rst2html --strict; Debian's python3-docutils)"

@@ -111,6 +111,14 @@ bool sim_fault_msr(int pkg, u32 msr, bool write)
 	return gp;
 }
 
+/* Raise rule @f's NMIs on this CPU, inside the access, and wait for them. */
+static void sim_fault_nmi_inside(struct sim_fault *f)
+{
+	atomic64_inc(&f->hits);
+	sim_foreign_nmi_on(smp_processor_id(), f->count);
+	sim_foreign_nmi_wait();
+}
+
 /**
  * sim_fault_msr_locked() - apply the "nmi ... locked" MSR rules to an access
  * @pkg: package of the accessing CPU
@@ -134,11 +142,8 @@ void sim_fault_msr_locked(int pkg, u32 msr)
 
 		if (sim_fault_on(f, SIM_FAULT_NMI, pkg) && f->locked &&
 		    msr >= f->lo && msr <= f->hi &&
-		    atomic_dec_return(&f->countdown) == 0) {
-			atomic64_inc(&f->hits);
-			sim_foreign_nmi_on(smp_processor_id(), f->count);
-			sim_foreign_nmi_wait();
-		}
+		    atomic_dec_return(&f->countdown) == 0)
+			sim_fault_nmi_inside(f);
 	}
 }
 
@@ -166,11 +171,8 @@ void sim_fault_pci_nmi(int pkg, unsigned int type, unsigned int idx)
 
 		if (sim_fault_on(f, SIM_FAULT_NMI, pkg) && f->has_box &&
 		    f->box_type == type && f->idx == idx &&
-		    atomic_dec_return(&f->countdown) == 0) {
-			atomic64_inc(&f->hits);
-			sim_foreign_nmi_on(smp_processor_id(), f->count);
-			sim_foreign_nmi_wait();
-		}
+		    atomic_dec_return(&f->countdown) == 0)
+			sim_fault_nmi_inside(f);
 	}
 }
 
