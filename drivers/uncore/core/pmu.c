@@ -301,7 +301,8 @@ static u32 uncore_allowed(const struct uncore_type *type,
  * (BOX_CTL), so that its members count exactly the same events. Nothing
  * else freezes the box: a single event pays no register access for any
  * of this, and other events on the box lose no count to it. Every
- * callback runs on the box's reading CPU with IRQs off.
+ * callback runs on the box's reading CPU with IRQs off; the end of a
+ * transaction or batch, on the CPU that began it (uncore_opened_box()).
  */
 
 /* The box of @pmu this CPU reads, NULL if it reads none. */
@@ -353,21 +354,46 @@ void uncore_box_let_run(struct uncore_box *box)
 		box->pmu->type->ops->unfreeze(box);
 }
 
-static void uncore_pmu_disable(struct pmu *pmu)
+/*
+ * The box whose transaction (@txn) or batch this CPU opened, NULL if none.
+ * The end of either acts on the box it began on even if a move has given
+ * the box another reading CPU meanwhile: the move's hotplug callback, on
+ * the new CPU, changes box->cpu while this CPU may be between the two
+ * ends, IRQs off. Looked up by box->cpu, the end found no box: a commit
+ * left its group unstarted, counting nothing until perf moved it, and a
+ * pmu_enable left the box held, frozen (review pmi-protocol N13). It is
+ * safe to finish here: perf's first step of the move on this CPU, taking
+ * the events off, waits for this one, and the new CPU touches the box
+ * only after that.
+ */
+static struct uncore_box *uncore_opened_box(struct pmu *pmu, bool txn)
 {
-	struct uncore_box *box = uncore_cpu_box(pmu);
+	struct uncore_box *box = uncore_pkg_box_here(pmu);
+	int cpu = smp_processor_id();
 
-	if (box)
-		box->batch = true;
+	if (!box || (txn ? box->txn_cpu : box->batch_cpu) != cpu)
+		return NULL;
+	return box;
 }
 
-static void uncore_pmu_enable(struct pmu *pmu)
+static void uncore_pmu_disable(struct pmu *pmu)
 {
 	struct uncore_box *box = uncore_cpu_box(pmu);
 
 	if (!box)
 		return;
+	box->batch = true;
+	box->batch_cpu = smp_processor_id();
+}
+
+static void uncore_pmu_enable(struct pmu *pmu)
+{
+	struct uncore_box *box = uncore_opened_box(pmu, false);
+
+	if (!box)
+		return;
 	box->batch = false;
+	box->batch_cpu = -1;
 	uncore_box_let_run(box);
 }
 
@@ -375,25 +401,27 @@ static void uncore_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct uncore_box *box = uncore_cpu_box(pmu);
 
-	if (box)
-		box->txn_flags = flags;
+	if (!box)
+		return;
+	box->txn_flags = flags;
+	box->txn_cpu = smp_processor_id();
 }
 
 static int uncore_commit_txn(struct pmu *pmu)
 {
 	struct uncore_box *box;
+	unsigned int flags;
 	int i, n = 0;
 
 	uncore_test_commit_delay(pmu);
-	box = uncore_cpu_box(pmu);
-
+	box = uncore_opened_box(pmu, true);
 	if (!box)
 		return 0;
-	if (!(box->txn_flags & PERF_PMU_TXN_ADD)) {
-		box->txn_flags = 0;
-		return 0;
-	}
+	flags = box->txn_flags;
 	box->txn_flags = 0;
+	box->txn_cpu = -1;
+	if (!(flags & PERF_PMU_TXN_ADD))
+		return 0;
 	for (i = 0; i < box->n_events; i++)
 		n += !!(box->events[i]->hw.flags & UNCORE_HWF_DEFER);
 	if (n > 1)
@@ -413,10 +441,12 @@ static int uncore_commit_txn(struct pmu *pmu)
 
 static void uncore_cancel_txn(struct pmu *pmu)
 {
-	struct uncore_box *box = uncore_cpu_box(pmu);
+	struct uncore_box *box = uncore_opened_box(pmu, true);
 
-	if (box)
-		box->txn_flags = 0;
+	if (!box)
+		return;
+	box->txn_flags = 0;
+	box->txn_cpu = -1;
 }
 
 /**

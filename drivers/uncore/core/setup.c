@@ -42,6 +42,8 @@ static struct uncore_box *uncore_new_box(struct uncore_pmu *upmu, int pkg)
 	box->pmu = upmu;
 	box->pkg = pkg;
 	box->cpu = -1;
+	box->batch_cpu = -1;
+	box->txn_cpu = -1;
 	box->msr_base = upmu->type->box_offsets ?
 			upmu->type->box_offsets[upmu->idx] :
 			upmu->idx * upmu->type->box_stride;
