@@ -154,7 +154,7 @@ demo:
 check:
 	tools/vm/check.sh
 
-# The stress tests with their full numbers (hours; Documentation/stress.rst);
+# The stress tests with their full numbers (some 40 minutes; Documentation/stress.rst);
 # PART=nhmex for the Xeon 7500's.
 soak:
 	PART=$(PART) tools/vm/soak.sh
