@@ -54,12 +54,16 @@ static struct uncore_box *uncore_pkg_box_here(struct pmu *pmu)
 /* The test hook of a group's commit, on the box's reading CPU. */
 static void uncore_test_commit_delay(struct pmu *pmu)
 {
-	struct uncore_box *box = uncore_pkg_box_here(pmu);
-	u32 ms = READ_ONCE(uncore_commit_delay_ms);
+	struct uncore_box *box;
+	u32 ms;
 	int i, n = 0;
 
-	if (likely(!atomic_read(&uncore_commit_armed)) || !box || !ms ||
-	    !(box->txn_flags & PERF_PMU_TXN_ADD))
+	/* Every commit comes here: the one load when the hook is off. */
+	if (likely(!atomic_read(&uncore_commit_armed)))
+		return;
+	box = uncore_pkg_box_here(pmu);
+	ms = READ_ONCE(uncore_commit_delay_ms);
+	if (!box || !ms || !(box->txn_flags & PERF_PMU_TXN_ADD))
 		return;
 	for (i = 0; i < box->n_events; i++)
 		n += !!(box->events[i]->hw.flags & UNCORE_HWF_DEFER);
