@@ -748,7 +748,8 @@ static const struct uncore_type * const bdx_types[] = {
  * U_MSR_PMON_GLOBAL_CTL (2.1.1, Table 2-2): pmi_core_sel (17:0) is a mask
  * of the package's cores that get the PMI; wk_on_pmi (30) wakes a core
  * that sleeps, else a sleeping core misses it; unfrz_all (29) ends the
- * freeze an overflow caused. The manual numbers the cores 0-17 without
+ * freeze an overflow caused, frz_all (31) freezes every counter, as
+ * software does before it reads them (2.1.3). The manual numbers the cores 0-17 without
  * saying how they map to APIC IDs: the core ID Linux reports (from the
  * APIC ID) is taken as the bit, and a CPU whose core ID does not fit
  * cannot take the PMI.

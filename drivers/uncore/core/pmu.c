@@ -386,7 +386,6 @@ static void uncore_pmu_disable(struct pmu *pmu)
 
 	if (!box)
 		return;
-	box->batch = true;
 	box->batch_cpu = smp_processor_id();
 }
 
@@ -396,7 +395,6 @@ static void uncore_pmu_enable(struct pmu *pmu)
 
 	if (!box)
 		return;
-	box->batch = false;
 	box->batch_cpu = -1;
 	uncore_box_let_run(box);
 }
@@ -438,7 +436,7 @@ static int uncore_commit_txn(struct pmu *pmu)
 		event->hw.flags &= ~UNCORE_HWF_DEFER;
 		uncore_pmu_start(event, 0);
 	}
-	if (!box->batch)
+	if (box->batch_cpu < 0)
 		uncore_box_let_run(box);
 	return 0;
 }
@@ -522,7 +520,7 @@ void uncore_pmu_stop(struct perf_event *event, int flags)
 
 	if (running) {
 		/* perf takes a group off between pmu_disable and pmu_enable. */
-		if (box->batch && uncore_in_group(event))
+		if (box->batch_cpu >= 0 && uncore_in_group(event))
 			uncore_box_hold(box);
 		if (!box->dead)
 			box->pmu->type->ops->disable_event(box, event);

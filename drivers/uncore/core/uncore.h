@@ -275,8 +275,8 @@ struct uncore_access_stats {
  *	the perf callbacks, which run there with IRQs off too, see it settled.
  * @txn_flags: the perf transaction in progress (PERF_PMU_TXN_*), 0 if none
  * @txn_cpu: the CPU that opened it, -1 if none
- * @batch: between perf's pmu_disable and pmu_enable
- * @batch_cpu: the CPU that called that pmu_disable, -1 if none
+ * @batch_cpu: between perf's pmu_disable and pmu_enable, the CPU that
+ *	called that pmu_disable; -1 outside
  * @held: the driver froze the box (BOX_CTL) to start or stop a group at
  *	once; pmu_enable, or the end of the commit, lets it run
  * @carried: counters left counting, each with its auxiliary fields held, for
@@ -323,7 +323,6 @@ struct uncore_box {
 	u64 over_budget;
 	unsigned int txn_flags;
 	int txn_cpu;
-	bool batch;
 	int batch_cpu;
 	bool held;
 	u32 carried;
