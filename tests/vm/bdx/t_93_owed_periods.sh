@@ -11,6 +11,10 @@
 #   reading CPU so that perf's tick runs there: 30 bursts of 1000, 20 ms
 #   apart; the samples' periods add up to the 30000 less at most the last
 #   partial period (less than the largest period);
+# - frequency mode, CBo 0 and iMC 0 clockticks in leader-sampling groups
+#   beside a busy loop: each sample's period is the count its read shows
+#   since the sample before, though perf's tick refits the period
+#   mid-period at every tick;
 # - multiplexing, five events on CBo 0's four counters, -c 1000, perf
 #   rotating them every 2 ms: 30 bursts of 1000, each counted by the four
 #   events on the counters as it lands, so 120 samples of 1000 in all.
@@ -39,15 +43,14 @@ breadth || N=10
 bursts() {
 	cat >/tmp/bursts.sh <<EOF
 . /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
-nice -n 19 sh -c 'while :; do :; done' &
-spin=\$!
+spin_start
 i=0
 while [ \$i -lt $N ]; do
-	sim_inject '$1' && sim_settle 0 || { kill \$spin; exit 1; }
+	sim_inject '$1' && sim_settle 0 || { kill \$SPIN; exit 1; }
 	sleep 0.02
 	i=\$((i + 1))
 done
-kill \$spin
+kill \$SPIN
 # The last burst's samples come at the next sample tick.
 sleep 0.1
 EOF
@@ -78,6 +81,51 @@ freq() {
 }
 freq cbo 'uncore_cbox_0/event=0x35,umask=0x8' 'pkg=0 box=cbox idx=0 event=0x35 umask=0x08'
 breadth && freq imc 'uncore_imc_0/event=0x04,umask=0x03' 'pkg=0 box=imc idx=0 event=0x04 umask=0x01'
+
+# Frequency mode, sample by sample: perf's tick stops the event, fits a new
+# sample_period to its rate (perf_adjust_period()) and starts it again,
+# mid-period. The period each sample reports must still be what the event
+# counted since the sample before. With leader sampling ({...}:S) a sample
+# reads the leader's count, so the periods are the differences of
+# consecutive reads, exactly. A clock event counts between any two ticks,
+# so on the busy reading CPU every tick adjusts its period.
+# read_periods: "SAMPLES BAD FIRST" over the leaders' samples in $DATA:
+# BAD is the number whose period differs from the count since the sample
+# before (per event instance, from 0), FIRST the first such, period/count.
+read_periods() {
+	perf report -D -i $DATA 2>/dev/null | awk '
+		/PERF_RECORD_SAMPLE/ { p = $0; sub(/.* period: /, "", p); sub(/ .*/, "", p); want = 1; next }
+		want && /^\.\.\.\.\. id .*value/ { id = $3; sub(/,$/, "", id); print id, p, $NF; want = 0 }' | {
+		n=0 bad=0 first=-
+		while read -r id p v; do
+			eval "d=\$((0x$v - \${last_$id:-0}))"
+			eval "last_$id=\$((0x$v))"
+			n=$((n + 1))
+			if [ "$d" != "$p" ]; then
+				[ $bad = 0 ] && first=$p/$d
+				bad=$((bad + 1))
+			fi
+		done
+		echo $n $bad $first
+	}
+}
+freq_read() {
+	if perf record -q -a -o $DATA -F 200 \
+		-e "{$2/clockticks,name=lead/,$2/clockticks,name=sib/}:S" -- \
+		taskset -c "$CPU0" sh -c '. /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
+			spin_start; sleep 0.5; kill $SPIN' \
+		>/dev/null 2>/tmp/rec.err; then
+		# shellcheck disable=SC2046 # three words
+		set -- "$1" $(read_periods)
+		ok "[ $2 -ge 20 ] && [ $3 = 0 ]" \
+			"-F 200, $1 clockticks beside a busy loop: each of $2 samples' periods is the count since the sample before ($3 are not, the first $4)"
+	else
+		diag "perf record: $(cat /tmp/rec.err)"
+		ok false "-F 200, $1 clockticks: the recording ran"
+	fi
+}
+freq_read cbo uncore_cbox_0
+freq_read imc uncore_imc_0
 
 # Multiplexing: five events, four counters.
 MUX=$PMUS/uncore_cbox_0/perf_event_mux_interval_ms

@@ -62,6 +62,15 @@ has_cbo() { eval "_c=\$CAPID5_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 # Does package $1 have iMC channel $2 (PMON devices present)?
 has_imc() { eval "_c=\$IMC_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 
+# spin_start: a busy loop at the lowest priority on the CPUs this shell may
+# run on, so that the scheduler tick, and perf's frequency and unthrottle
+# code with it, runs there; its pid in SPIN. (busybox has renice, no nice.)
+spin_start() {
+	sh -c 'while :; do :; done' &
+	SPIN=$!
+	renice -n 19 -p "$SPIN" >/dev/null
+}
+
 # pmi_cores PKG: FAR, the CPUs of package PKG on a core the PMI cannot
 # reach (pmi_core_sel names cores 0-17, BDX Table 2-2), and NEAR, the
 # others; blank-separated.
