@@ -133,8 +133,10 @@ void uncore_event_update(struct uncore_box *box, struct perf_event *event)
 	/* Whoever sees the counts, the period counts them down. */
 	if (is_sampling_event(event)) {
 		local64_sub(delta, &hwc->period_left);
-		if (event->attr.freq)
+		if (event->attr.freq) {
+			local64_add(delta, &to_uevent(event)->freq_count);
 			uncore_freq_stamp(event);
+		}
 	}
 }
 
@@ -486,6 +488,7 @@ void uncore_pmu_start(struct perf_event *event, int flags)
 	if (event->attr.freq && !to_uevent(event)->freq_last) {
 		to_uevent(event)->freq_last = local_clock();
 		to_uevent(event)->freq_slot = 0;
+		local64_set(&to_uevent(event)->freq_count, 0);
 	}
 	if (uncore_pmi_event(event)) {
 		uncore_set_period(box, event);

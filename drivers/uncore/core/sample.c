@@ -234,7 +234,10 @@ u64 uncore_sample_tick_ns(void)
  * A countdown that ran out while the event was stopped, or that perf's
  * frequency code reset, starts a new period, as on perf's other pmus. Only
  * the box's timer can emit periods owed from before (@carry): those of an
- * event its box's move took off.
+ * event its box's move took off. A frequency-mode sample's period is what
+ * the event counted since its last sample (&uncore_event.freq_count), not
+ * the countdown's length; hwc->last_period is set only for perf's sample
+ * output (uncore_emit_one()).
  *
  * Context: the box's reading CPU, IRQs off.
  *
@@ -247,7 +250,6 @@ s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
 
 	if (carry && (hwc->flags & UNCORE_HWF_CARRY)) {
 		hwc->flags &= ~UNCORE_HWF_CARRY;
-		hwc->last_period = period;
 		return left;
 	}
 	hwc->flags &= ~UNCORE_HWF_CARRY;
@@ -257,7 +259,6 @@ s64 uncore_period_begin(struct hw_perf_event *hwc, bool carry)
 			left = period;
 		local64_set(&hwc->period_left, left);
 	}
-	hwc->last_period = period;
 	return left;
 }
 
@@ -491,12 +492,17 @@ u64 uncore_sample(struct uncore_box *box, struct perf_event *event,
 	/*
 	 * Frequency mode: one sample for the whole count since the last,
 	 * then a period fitted to the rate it came at (uncore_freq_period()).
+	 * The count is kept apart from the countdown: perf's tick stops the
+	 * event, refits sample_period (perf_adjust_period()) or zeroes
+	 * period_left, and starts it again mid-period, so the countdown's
+	 * length is not the sample's period. The stamp, taken again for the
+	 * new period, holds perf's refit to a count or so of rounding.
 	 */
-	count = hwc->last_period - left;
+	count = local64_xchg(&to_uevent(event)->freq_count, 0);
 	*running = !uncore_emit(box, event, regs, 1, count,
 				local64_read(&event->count));
 	hwc->sample_period = uncore_freq_period(event, count);
-	hwc->last_period = hwc->sample_period;
+	uncore_freq_stamp(event);
 	local64_set(&hwc->period_left, hwc->sample_period);
 	return n;
 }

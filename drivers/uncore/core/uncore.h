@@ -176,6 +176,8 @@ struct uncore_aux {
  * @thr_samples: samples it took in that window
  * @freq_last: frequency mode: when it took its last sample (or started)
  * @freq_slot: frequency mode: when its next sample is due, 0 if not yet set
+ * @freq_count: frequency mode: what it counted since its last sample (or
+ *	its first start), the period of its next sample
  * @event: the event this is of
  * @lost_work: takes the event off the hardware for good once another agent
  *	reprogrammed its counter (uncore_check_foreign()), or its box left
@@ -198,6 +200,7 @@ struct uncore_event {
 	u32 thr_samples;
 	u64 freq_last;
 	u64 freq_slot;
+	local64_t freq_count;
 	struct perf_event *event;
 	struct work_struct lost_work;
 	struct irq_work park_irq;
