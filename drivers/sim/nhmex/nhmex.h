@@ -218,7 +218,7 @@ struct nhmex_rport {
  * @writes: MSR writes, faulting ones included
  * @faults: accesses to an MSR the part does not have (-EIO)
  * @rsvd_writes: writes that set reserved bits
- * @gp_mm: S-Box MATCH/MASK writes refused because MM_CFG[63] was 1
+ * @gp_mm: S- and M-Box MATCH/MASK writes refused because MM_CFG[63] was 1
  * @illegal_sel: R-Box control writes with ev_sel 0x18-0x1F
  * @inject_lines: occurrences injected
  * @inject_hits: counters that matched an injected occurrence

@@ -868,17 +868,23 @@ static int nhmex_write_mm(struct nhmex_pkg *p, struct nhmex_box *b,
 	};
 	u64 valid = U64_MAX, rsv = 0;
 
+	/*
+	 * #GP while matching is on: the S-Box's rule (000:1902-1903); the
+	 * M-Box's [INF]: the seed has no M-Box, and mainline clears its
+	 * MM_CFG before it writes MATCH and MASK too (uncore_nhmex.c,
+	 * nhmex_mbox_msr_enable_event()).
+	 */
+	if (b->type != NHMEX_BBOX && n != NHMEX_MM_CFG &&
+	    (b->mm[NHMEX_MM_CFG] & NHMEX_MM_CFG_EN)) {
+		p->stats.gp_mm++;
+		return -EIO;
+	}
 	switch (b->type) {
 	case NHMEX_BBOX:
 		valid = NHMEX_B_MM_VALID;
 		rsv = ~valid;
 		break;
 	case NHMEX_SBOX:
-		/* #GP while matching is on (000:1902-1903). */
-		if (n != NHMEX_MM_CFG && (b->mm[NHMEX_MM_CFG] & NHMEX_MM_CFG_EN)) {
-			p->stats.gp_mm++;
-			return -EIO;
-		}
 		/* MM_CFG's other bits and MATCH's layout are unknown. */
 		if (n == NHMEX_MM_MASK)
 			valid = ~NHMEX_S_MASK_IG;

@@ -425,8 +425,10 @@ static int nhmex_matrix(void)
 	expect(&EV(m, NH_M_INC(0xd), 0x4000), EINVAL, "mbox FVC value in another event's field refused");
 	expect(&EV(m, NH_M_INC(0x9), 0x100000001ULL), EINVAL, "mbox ISS event with a second value refused");
 	expect(&EV(m, NH_M_INC(0xa), 0x100000001ULL), 0, "mbox ISS+PLD event with two values opens");
-	expect(&EV3(m, NH_M_INC(0xb), 0x1, 1ULL << 63 | 0x1234), 0, "mbox PLD event with address match opens");
-	expect(&EV3(m, NH_M_INC(0xb), 0x1, 0x1234), EINVAL, "mbox address match without filter_cfg_en refused");
+	expect(&EV(m, NH_M_INC(0xb), 0x100000000ULL), 0, "mbox PLD event, pld in config1:32-63, opens");
+	expect(&EV(m, NH_M_INC(0xb), 0x1), EINVAL, "mbox PLD event with a value in config1's low half refused");
+	expect(&EV3(m, NH_M_INC(0xb), 0x100000000ULL, 1ULL << 63 | 0x1234), 0, "mbox PLD event with address match opens");
+	expect(&EV3(m, NH_M_INC(0xb), 0x100000000ULL, 0x1234), EINVAL, "mbox address match without filter_cfg_en refused");
 	expect(&EV3(m, NH_M_INC(0x1b), 0, 1ULL << 63), EINVAL, "mbox address match on a non-PLD event refused");
 
 	/* Generic refusals. */

@@ -2,7 +2,7 @@
 # timeout: 600
 # Control fields and auxiliary registers, exact against the injections:
 # C-box threshold, invert and edge; B-box MATCH/MASK; the S-box match and
-# its MM_CFG protocol (no write the part would #GP on); S-box queue
+# its MM_CFG protocol (no write the part would #GP on, the M-box's too); S-box queue
 # occupancy and reset_occ_cnt; R-box IPERF, QLX and XBR sub-registers,
 # each pair re-targeted when one half holds another value; M-box sub-controls, FVC field re-targeting and address match
 # ([EXT] registers, see Documentation/uncore_pmu.rst); a third value for a
@@ -111,10 +111,22 @@ run "uncore_mbox_0/inc_sel=0x0,dsp=0x400,name=md/,uncore_mbox_0/inc_sel=0xd,fvc=
 is "$(v md)" 47 "mbox DSP event: only occurrences with the DSP value it set"
 is "$(v fa):$(v fb)" 59:61 "mbox FVC: field 0 for the first value, field 1 (inc_sel 0xe) for the second"
 is "$(nh_field 0 mbox0 - zdp /tmp/during)" "$(printf '0x%016x' $(( (5 << 11) | (6 << 14) )))" "mbox ZDP_CTL_FVC holds both fields"
-# PLD event with address match (config2: filter_cfg_en, match, mask).
-run "uncore_mbox_0/inc_sel=0xb,thr=0x1,filter_cfg_en=1,filter_match=0x1234,filter_mask=0xf,name=ma/" \
+# PLD event with address match (config2: filter_cfg_en, match, mask); pld
+# is config1:32-63, alone as beside ISS (fidelity X1).
+run "uncore_mbox_0/inc_sel=0xb,pld=0x1,filter_cfg_en=1,filter_match=0x1234,filter_mask=0xf,name=ma/" \
 	"box=mbox idx=0 sel=0xb pld=0x1 addr=0x1230 count=67" "box=mbox idx=0 sel=0xb pld=0x1 addr=0x1244 count=71"
 is "$(v ma)" 67 "mbox PLD with address match: 0x1230 matches 0x1234 under mask 0xf, 0x1244 does not"
+# The match changing hands: a field given back keeps its value, so the
+# next match is written while MM_CFG[63] is still set. MATCH and MASK go
+# in with MM_CFG[63] clear, the S-box's protocol (000:1900-1908), which
+# the simulator holds the M-box to as well [INF] (fidelity X2).
+for m in 0x5678 0x9abc; do
+	run "uncore_mbox_0/inc_sel=0xa,iss=0x1,pld=0x2,filter_cfg_en=1,filter_match=$m,filter_mask=0x0,name=mb/" \
+		"box=mbox idx=0 sel=0xa iss=0x1 pld=0x2 addr=$m count=73" \
+		"box=mbox idx=0 sel=0xa iss=0x1 pld=0x2 addr=0x1230 count=79"
+	is "$(v mb)" 73 "mbox ISS+PLD with address match $m: that address only"
+done
+is "$(nh_stat 0 gp_mm)" 0 "no M-box MATCH/MASK write while its MM_CFG[63] was set (no #GP)"
 
 is "$(sim_leftovers)" 0 "every event closed: no filter or match register left set, no counter enabled"
 is "$(nh_bad_writes)" 0 "no reserved bit written, no faulting access, no #GP'd match write"
