@@ -228,20 +228,27 @@ static void nhmex_mbox_subcontrols(struct kunit *test)
 	/* Flag events: set_flag_sel 6 reads MAP. */
 	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_FLAG(6), 0x20, 0, a, NULL), 0);
 	KUNIT_EXPECT_EQ(test, a->aux.req[0].alt[0].slot, NHMEX_M_MAP);
+	/*
+	 * PLD alone (inc_sel 0xb): config1's high half, as the pld format
+	 * says; the low half has no sub-control to go to (fidelity X1).
+	 */
+	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0xb), 1, 0), -EINVAL);
 	/* Address match: PLD events, with filter_cfg_en. */
-	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_INC(0xb), 1,
+	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_INC(0xb), 1ULL << 32,
 				  BIT_ULL(63) | 0xfULL << 34 | 0x1234, a, NULL), 0);
+	KUNIT_EXPECT_EQ(test, a->aux.req[0].alt[0].slot, NHMEX_M_PLD);
+	KUNIT_EXPECT_EQ(test, a->aux.req[0].alt[0].val[0], 1ULL);
 	KUNIT_EXPECT_EQ(test, a->aux.req[1].alt[0].slot, NHMEX_M_ADDR);
 	KUNIT_EXPECT_EQ(test, a->aux.req[1].alt[0].val[1], 0x1234ULL);
 	KUNIT_EXPECT_EQ(test, a->aux.req[1].alt[0].val[2], 0xfULL);
-	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0xb), 1, 0x1234), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0xb), 1ULL << 32, 0x1234), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cfg_err(test, &nhmex_mbox, M_INC(0x1b), 0, BIT_ULL(63)), -EINVAL);
 	/*
 	 * A PLD event without a match claims the match disabled: given back,
 	 * a's match stays in the registers, and b, counting every address,
 	 * must not share it but turn it off.
 	 */
-	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_INC(0xb), 1, 0, b, NULL), 0);
+	KUNIT_EXPECT_EQ(test, cfg(test, &nhmex_mbox, M_INC(0xb), 1ULL << 32, 0, b, NULL), 0);
 	KUNIT_EXPECT_EQ(test, b->aux.nreq, 2);
 	KUNIT_EXPECT_EQ(test, b->aux.req[1].alt[0].slot, NHMEX_M_ADDR);
 	KUNIT_EXPECT_EQ(test, b->aux.req[1].alt[0].val[0], 0ULL);

@@ -705,7 +705,8 @@ static void nhmex_mbox_subregs(bool flag, u32 sel, u8 *reg)
 		reg[1] = NHMEX_M_PLD;
 		break;
 	case 0x0b:
-		reg[0] = NHMEX_M_PLD;
+		/* PLD alone: still config1[63:32], as with ISS (the pld format). */
+		reg[1] = NHMEX_M_PLD;
 		break;
 	case 0x0d ... 0x10:
 		reg[0] = NHMEX_M_ZDP;
@@ -764,7 +765,7 @@ static int nhmex_mbox_hw_config(const struct uncore_type *type,
 	sel = flag ? FIELD_GET(NHMEX_M_SET_FLAG_SEL, config) :
 		     FIELD_GET(NHMEX_M_INC_SEL, config);
 	nhmex_mbox_subregs(flag, sel, reg);
-	if ((reg[0] == NHMEX_M_NONE && c1) ||
+	if ((reg[0] == NHMEX_M_NONE && lower_32_bits(c1)) ||
 	    (reg[1] == NHMEX_M_NONE && upper_32_bits(c1)))
 		return -EINVAL;
 	if (reg[0] == NHMEX_M_ZDP) {
@@ -772,7 +773,9 @@ static int nhmex_mbox_hw_config(const struct uncore_type *type,
 		if (err)
 			return err;
 	} else {
-		for (i = 0; i < 2 && reg[i] != NHMEX_M_NONE; i++) {
+		for (i = 0; i < 2; i++) {
+			if (reg[i] == NHMEX_M_NONE)
+				continue;
 			alt = uncore_aux_request(&ue->aux, reg[i], BIT(0));
 			alt->val[0] = i ? upper_32_bits(c1) : lower_32_bits(c1);
 		}
@@ -796,10 +799,18 @@ static int nhmex_mbox_hw_config(const struct uncore_type *type,
 	return 0;
 }
 
-/* Address match: the pair first, the enable last [INF: no order given]. */
+/*
+ * Address match: the S-Box's protocol (000:1900-1908), MM_CFG[63] clear
+ * while ADDR_MATCH and ADDR_MASK are written, set once they hold. The seed
+ * has no M-Box [INF]; mainline clears its MM_CFG first too. MM_CFG holds
+ * the enable alone, so whether it was set follows from its new value and
+ * whether it changed (@regs bit 0): at box init, where every register
+ * "changed" to 0, it is cleared first.
+ */
 static void nhmex_mbox_write_aux(struct uncore_box *box, int slot,
 				 const u64 *val, u32 regs)
 {
+	bool was_on = !val[0] != !(regs & BIT(0));
 	u32 msr;
 
 	if (slot != NHMEX_M_ADDR) {
@@ -808,11 +819,13 @@ static void nhmex_mbox_write_aux(struct uncore_box *box, int slot,
 		return;
 	}
 	msr = NHMEX_M_MM_CFG0 + box->pmu->idx * NHMEX_M_MM_STRIDE;
+	if (was_on)
+		uncore_msr_write(box, msr, 0);
 	if (regs & BIT(1))
 		uncore_msr_write(box, msr + 1, val[1]);
 	if (regs & BIT(2))
 		uncore_msr_write(box, msr + 2, val[2]);
-	if (regs & BIT(0))
+	if (val[0])
 		uncore_msr_write(box, msr, val[0]);
 }
 
