@@ -33,7 +33,7 @@ static void p4mp_test_upper_half(struct kunit *test)
 {
 	struct p4mp_pkg p;
 
-	p4mp_pkg_init(&p, 26, 0);
+	p4mp_pkg_init(&p, 26, 64, 0);
 	KUNIT_EXPECT_FALSE(test, p4mp_add(&p, 0, 5));
 	wr(test, &p, 0, IBUSQ0, 0x100000000ULL | 7);
 	KUNIT_EXPECT_TRUE(test, p4mp_add(&p, 0, 5));
@@ -50,11 +50,56 @@ static void p4mp_test_wrap32(struct kunit *test)
 {
 	struct p4mp_pkg p;
 
-	p4mp_pkg_init(&p, 26, 0);
-	wr(test, &p, 0, EFSB1, 0xffffffff00000000ULL | 0xfffffffe);
+	p4mp_pkg_init(&p, 26, 64, 0);
+	wr(test, &p, 0, EFSB1, 0x07ffffff00000000ULL | 0xfffffffe);
 	p4mp_add(&p, 5, 5);
-	KUNIT_EXPECT_EQ(test, rd(test, &p, 0, EFSB1), 0xffffffff00000003ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, &p, 0, EFSB1), 0x07ffffff00000003ULL);
 	KUNIT_EXPECT_EQ(test, p.total[5], 5ULL);
+}
+
+/* Saturate (bit 59) sticks the count at 0xFFFFFFFF; the total runs on. */
+static void p4mp_test_saturate(struct kunit *test)
+{
+	struct p4mp_pkg p;
+
+	p4mp_pkg_init(&p, 26, 64, 0);
+	wr(test, &p, 0, IBUSQ0, P4MP_SATURATE | 0xfffffffe);
+	KUNIT_EXPECT_TRUE(test, p4mp_add(&p, 0, 5));
+	KUNIT_EXPECT_EQ(test, rd(test, &p, 0, IBUSQ0), P4MP_SATURATE | 0xffffffff);
+	KUNIT_EXPECT_TRUE(test, p4mp_add(&p, 0, 1ULL << 40));
+	KUNIT_EXPECT_EQ(test, rd(test, &p, 0, IBUSQ0), P4MP_SATURATE | 0xffffffff);
+	KUNIT_EXPECT_EQ(test, p.total[0], 5 + (1ULL << 40));
+}
+
+/*
+ * EFSB counts only with a qualification bit set: Saturate or the bits
+ * above it alone do not start it; IBUSQ counts on any upper bit (003:35).
+ */
+static void p4mp_test_efsb_qual(struct kunit *test)
+{
+	struct p4mp_pkg p;
+
+	p4mp_pkg_init(&p, 26, 64, 0);
+	wr(test, &p, 0, EFSB1, P4MP_NOT_QUAL);
+	KUNIT_EXPECT_FALSE(test, p4mp_add(&p, 5, 1));
+	wr(test, &p, 0, EFSB1, BIT_ULL(58));
+	KUNIT_EXPECT_TRUE(test, p4mp_add(&p, 5, 1));
+	wr(test, &p, 0, IBUSQ0, BIT_ULL(63));
+	KUNIT_EXPECT_TRUE(test, p4mp_add(&p, 0, 1));
+}
+
+/* A 32-bit CNTR7 (003:27-29) wraps at 2^32 and keeps no upper half. */
+static void p4mp_test_cntr7_32(struct kunit *test)
+{
+	struct p4mp_pkg p;
+
+	p4mp_pkg_init(&p, 26, 32, 0);
+	wr(test, &p, 0, CTL6, BIT_ULL(26));
+	wr(test, &p, 0, CNTR7, U64_MAX - 1);
+	KUNIT_EXPECT_EQ(test, rd(test, &p, 0, CNTR7), 0xfffffffeULL);
+	KUNIT_EXPECT_TRUE(test, p4mp_add(&p, P4MP_CNTR7, 3));
+	KUNIT_EXPECT_EQ(test, rd(test, &p, 0, CNTR7), 1ULL);
+	KUNIT_EXPECT_EQ(test, p.total[P4MP_CNTR7], 3ULL);
 }
 
 /* CTL6 never counts; CNTR7 counts while CTL6's enable bit is set. */
@@ -62,7 +107,7 @@ static void p4mp_test_latency(struct kunit *test)
 {
 	struct p4mp_pkg p;
 
-	p4mp_pkg_init(&p, 58, 0);
+	p4mp_pkg_init(&p, 58, 64, 0);
 	wr(test, &p, 0, CTL6, BIT_ULL(26));
 	KUNIT_EXPECT_FALSE(test, p4mp_add(&p, P4MP_CNTR7, 1));
 	KUNIT_EXPECT_FALSE(test, p4mp_add(&p, P4MP_CTL6, 1));
@@ -79,7 +124,7 @@ static void p4mp_test_fault(struct kunit *test)
 	struct p4mp_pkg p;
 	u64 v = 1;
 
-	p4mp_pkg_init(&p, 26, 0);
+	p4mp_pkg_init(&p, 26, 64, 0);
 	KUNIT_EXPECT_EQ(test, p4mp_reg_access(&p, 0, 0x107cb, &v, false), -EIO);
 	KUNIT_EXPECT_EQ(test, v, 0ULL);
 	KUNIT_EXPECT_EQ(test, p4mp_reg_access(&p, 0, 0x107d4, &v, true), -EIO);
@@ -99,8 +144,8 @@ static void p4mp_test_rate_steps(struct kunit *test)
 	struct p4mp_pkg a, b;
 	u64 t = 0, i;
 
-	p4mp_pkg_init(&a, 26, 0);
-	p4mp_pkg_init(&b, 26, 0);
+	p4mp_pkg_init(&a, 26, 64, 0);
+	p4mp_pkg_init(&b, 26, 64, 0);
 	wr(test, &a, 0, IBUSQ0, BIT_ULL(32));
 	wr(test, &b, 0, IBUSQ0, BIT_ULL(32));
 	a.rate[0] = rate;
@@ -128,7 +173,7 @@ static void p4mp_test_rate_limits(struct kunit *test)
 	struct p4mp_pkg p;
 	const u64 rate = 10000000000ULL, t = BIT_ULL(60);
 
-	p4mp_pkg_init(&p, 26, 0);
+	p4mp_pkg_init(&p, 26, 64, 0);
 	wr(test, &p, 0, CTL6, BIT_ULL(26));
 	p.rate[P4MP_CNTR7] = rate;
 	p4mp_advance(&p, t / 2);
@@ -140,6 +185,9 @@ static void p4mp_test_rate_limits(struct kunit *test)
 static struct kunit_case p4mp_regs_cases[] = {
 	KUNIT_CASE(p4mp_test_upper_half),
 	KUNIT_CASE(p4mp_test_wrap32),
+	KUNIT_CASE(p4mp_test_saturate),
+	KUNIT_CASE(p4mp_test_efsb_qual),
+	KUNIT_CASE(p4mp_test_cntr7_32),
 	KUNIT_CASE(p4mp_test_latency),
 	KUNIT_CASE(p4mp_test_fault),
 	KUNIT_CASE(p4mp_test_rate_steps),

@@ -4,14 +4,18 @@
  * 8 MB L3 (NetBurst, family 0Fh model 03h/04h; SDM 18.20, seed 003).
  *
  * Eight 64-bit MSRs per physical package, 0x107CC-0x107D3, shared by
- * every logical CPU of it (003:7-12; "Shared" in the SDM's MSR table
- * [EXT]). Slots 0-5 hold a 32-bit count in bits 31:0 and count while bits
- * 63:32 are non-zero (003:33-35); a write stores all 64 bits, the count
- * included. Slot 6 (CTL6) only controls slot 7 (CNTR7), a 64-bit counter
- * that counts while CTL6's enable bit is set, bit 26 or 58 (the digest's
- * two readings of the SDM's "bit 26", [EXT]; parameter p4mp_lat_bit).
- * Any other MSR faults. There is no interrupt and no overflow flag: a
- * count wraps at 2^32 (slots 0-5) or 2^64.
+ * every logical CPU of it ("Shared" in the SDM's MSR table [EXT]; 003:7-12
+ * says it only of the NetBurst core PMU, for the two threads of a core).
+ * Slots 0-5 hold a 32-bit count in bits 31:0 and count while bits 63:32
+ * are non-zero (003:33-35; EFSB's while a qualification bit is, [EXT]); a
+ * write stores all 64 bits, the count included. A Saturate bit sticks the
+ * count at 0xFFFFFFFF (p4mp.h). Slot 6 (CTL6) only controls slot 7
+ * (CNTR7), which counts while CTL6's enable bit is set, bit 26 or 58 (the
+ * digest's two readings of the SDM's "bit 26", [EXT]; parameter
+ * p4mp_lat_bit), and is 64 bits wide as the SDM's prose says [EXT] or 32
+ * as 003:27-29 lists it (parameter p4mp_cntr7_bits). Any other MSR
+ * faults. There is no interrupt and no overflow flag: a count wraps at
+ * 2^32 or 2^64.
  *
  * Occurrences come from debugfs, one at a time (count=) or as a rate per
  * second of sim time (rate=), which with sim time frozen and advanced in
@@ -38,6 +42,11 @@ static unsigned int p4mp_lat_bit = 26;
 module_param(p4mp_lat_bit, uint, 0444);
 MODULE_PARM_DESC(p4mp_lat_bit,
 		 "Xeon MP L3 model: the CTL6 bit that makes CNTR7 count, 26 or 58");
+
+static unsigned int p4mp_cntr7_bits = 64;
+module_param(p4mp_cntr7_bits, uint, 0444);
+MODULE_PARM_DESC(p4mp_cntr7_bits,
+		 "Xeon MP L3 model: CNTR7's width, 64 (the SDM's prose) or 32 (003:27-29)");
 
 static struct p4mp_pkg *p4mp_pkgs;
 
@@ -98,12 +107,16 @@ static int p4mp_init(u64 now)
 		pr_err("p4mp_lat_bit: 26 or 58\n");
 		return -EINVAL;
 	}
+	if (p4mp_cntr7_bits != 32 && p4mp_cntr7_bits != 64) {
+		pr_err("p4mp_cntr7_bits: 32 or 64\n");
+		return -EINVAL;
+	}
 	p4mp_pkgs = kcalloc(sim_nr_pkgs, sizeof(*p4mp_pkgs), GFP_KERNEL);
 	if (!p4mp_pkgs)
 		return -ENOMEM;
 	for (i = 0; i < sim_nr_pkgs; i++) {
 		raw_spin_lock_init(&p4mp_pkgs[i].lock);
-		p4mp_pkg_init(&p4mp_pkgs[i], p4mp_lat_bit, now);
+		p4mp_pkg_init(&p4mp_pkgs[i], p4mp_lat_bit, p4mp_cntr7_bits, now);
 	}
 	return 0;
 }
@@ -210,7 +223,8 @@ static int p4mp_parse(char *line, void *arg_cmd, unsigned int kind)
 	cmd->pkg = pkg;
 	cmd->reg = p4mp_units[unit].first + idx;
 	if (!inject) {
-		if (cmd->reg != P4MP_CNTR7 && num > P4MP_COUNT)
+		if (num > (cmd->reg == P4MP_CNTR7 ? p4mp_pkgs[pkg].cntr7_mask :
+			    P4MP_COUNT))
 			return -EINVAL;
 		cmd->value = num;
 	} else if (cmd->has_rate) {

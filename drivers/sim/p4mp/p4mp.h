@@ -15,12 +15,23 @@
 #define P4MP_CTL6		6
 #define P4MP_CNTR7		7
 #define P4MP_COUNT		GENMASK_ULL(31, 0)
+/*
+ * Saturate, and above it reserved, in the digest's reading of the
+ * qualification figures (18-51 to 18-53) [EXT, moderate confidence]: a
+ * saturating counter sticks at 0xFFFFFFFF [INF]. EFSB counts only with a
+ * qualification bit set [EXT, SDM p.18-108]: one below these [INF].
+ */
+#define P4MP_SATURATE		BIT_ULL(59)
+#define P4MP_NOT_QUAL		GENMASK_ULL(63, 59)
+#define P4MP_EFSB0		4
 
 /**
  * struct p4mp_pkg - one package's registers
  * @lock: serialises the MSR seam and debugfs (IRQs off); p4mp_regs.c
  *	takes none, its callers do
  * @lat_bit: the CTL6 bit that makes CNTR7 count
+ * @cntr7_mask: CNTR7's bits: 64, as the SDM's prose says [EXT], or the 32
+ *	that 003:27-29 lists for every one of the eight MSRs
  * @reg: the eight MSRs as software reads them
  * @total: per register: what it counted, unwrapped
  * @rate: per register: occurrences per second of sim time
@@ -34,6 +45,7 @@
 struct p4mp_pkg {
 	raw_spinlock_t lock;
 	unsigned int lat_bit;
+	u64 cntr7_mask;
 	u64 reg[P4MP_NR_MSRS];
 	u64 total[P4MP_NR_MSRS];
 	u64 rate[P4MP_NR_MSRS];
@@ -45,7 +57,8 @@ struct p4mp_pkg {
 	u64 dropped;
 };
 
-void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit, u64 now);
+void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit,
+		   unsigned int cntr7_bits, u64 now);
 int p4mp_index(u32 msr);
 bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i);
 bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n);

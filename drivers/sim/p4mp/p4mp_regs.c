@@ -18,17 +18,20 @@
  * p4mp_pkg_init() - a package as it comes out of reset
  * @p: package state
  * @lat_bit: the bit of CTL6 that enables CNTR7
+ * @cntr7_bits: CNTR7's width, 32 or 64
  * @now: sim time now
  *
  * Every register 0 and counting nothing, at sim time @now.
  */
-void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit, u64 now)
+void p4mp_pkg_init(struct p4mp_pkg *p, unsigned int lat_bit,
+		   unsigned int cntr7_bits, u64 now)
 {
 	memset(p->reg, 0, sizeof(p->reg));
 	memset(p->total, 0, sizeof(p->total));
 	memset(p->rate, 0, sizeof(p->rate));
 	memset(p->frac, 0, sizeof(p->frac));
 	p->lat_bit = lat_bit;
+	p->cntr7_mask = cntr7_bits == 32 ? P4MP_COUNT : U64_MAX;
 	p->now_ns = now;
 	p->reads = 0;
 	p->writes = 0;
@@ -53,13 +56,16 @@ int p4mp_index(u32 msr)
  * @p: package state
  * @i: the register
  *
- * Return: true for CNTR7 with its bit of CTL6 set, and for a counter
- * whose control half (bits 63:32) is not 0.
+ * Return: true for CNTR7 with its bit of CTL6 set, for an IBUSQ or ISNPQ
+ * counter whose control half (bits 63:32) is not 0 (003:35), and for an
+ * EFSB counter with a qualification bit set.
  */
 bool p4mp_counting(const struct p4mp_pkg *p, unsigned int i)
 {
 	if (i == P4MP_CNTR7)
 		return p->reg[P4MP_CTL6] & BIT_ULL(p->lat_bit);
+	if (i >= P4MP_EFSB0 && i < P4MP_CTL6)
+		return p->reg[i] >> 32 & ~(P4MP_NOT_QUAL >> 32);
 	return i < P4MP_CTL6 && p->reg[i] >> 32;
 }
 
@@ -78,8 +84,15 @@ bool p4mp_add(struct p4mp_pkg *p, unsigned int i, u64 n)
 	if (!p4mp_counting(p, i))
 		return false;
 	p->total[i] += n;
-	/* The latency counter is 64 bits [EXT]; the others share their MSR. */
-	sim_counter_add(&p->reg[i], i == P4MP_CNTR7 ? U64_MAX : P4MP_COUNT, n);
+	if (i == P4MP_CNTR7) {
+		sim_counter_add(&p->reg[i], p->cntr7_mask, n);
+	} else if (p->reg[i] & P4MP_SATURATE) {
+		u64 count = min_t(u64, (p->reg[i] & P4MP_COUNT) + n, P4MP_COUNT);
+
+		p->reg[i] = (p->reg[i] & ~P4MP_COUNT) | count;
+	} else {
+		sim_counter_add(&p->reg[i], P4MP_COUNT, n);
+	}
 	return true;
 }
 
@@ -139,8 +152,9 @@ int p4mp_reg_access(struct p4mp_pkg *p, u64 now, u32 msr, u64 *val,
 		return -EIO;
 	}
 	p4mp_advance(p, now);
+	/* A 32-bit CNTR7 keeps no upper half [INF]. */
 	if (write)
-		p->reg[i] = *val;
+		p->reg[i] = i == P4MP_CNTR7 ? *val & p->cntr7_mask : *val;
 	else
 		*val = p->reg[i];
 	return 0;

@@ -260,7 +260,10 @@ static int p4mp_matrix(void)
 	for (i = 0; i < 3; i++) {
 		reserved_bits(units[i], 0x1, 0);
 		expect(&EV(units[i], 0x1, 0), 0, "%s qual=0x1 opens", units[i]);
-		expect(&EV(units[i], 0xffffffff, 0), 0, "%s qual=0xffffffff opens", units[i]);
+		expect(&EV(units[i], 0x7ffffff, 0), 0, "%s qual=0x7ffffff opens", units[i]);
+		for (lead = 27; lead < 32; lead++)
+			expect(&EV(units[i], 1ULL << lead | 0x1, 0), EINVAL,
+			       "%s qual bit %d (Saturate or above it) refused", units[i], lead);
 		expect(&EV(units[i], 0, 0), EINVAL, "%s qual=0 (would never count) refused", units[i]);
 	}
 	reserved_bits(lat, 0, 0);

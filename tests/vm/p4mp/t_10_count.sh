@@ -41,7 +41,7 @@ is "$(awk '!/^#/ { printf "%s ", $2 }' $dbg/pmi)" "-1 -1 " "debugfs pmi: no pack
 # count shows each MSR's control half is the event's qual, verbatim.
 events="" cmds=""
 for u in $UNITS; do
-	events="$events${events:+,}uncore_$u/qual=0x1,name=${u}0/,uncore_$u/qual=0x80000002,name=${u}1/"
+	events="$events${events:+,}uncore_$u/qual=0x1,name=${u}0/,uncore_$u/qual=0x4000002,name=${u}1/"
 	for p in $PKGS; do
 		for i in 0 1; do
 			cmds="$cmds inject 'pkg=$p box=$u idx=$i count=$((100 + 1000 * p + 10 * i + ${#u}))';"
@@ -62,7 +62,7 @@ for u in $UNITS; do
 		for i in 0 1; do
 			v=$(p4_field "$p" "$(msr_of "$u" $i)" val /tmp/during)
 			want=0x00000001
-			[ $i = 0 ] || want=0x80000002
+			[ $i = 0 ] || want=0x04000002
 			is "${v%????????}" $want "$u counter $i, package $p: control half is the qual, verbatim"
 			is "$(p4_field "$p" "$(msr_of "$u" $i)" counting)" 0 "$u counter $i, package $p: stopped after perf"
 		done
@@ -84,6 +84,7 @@ done
 
 # perf's own view of the same refusals.
 ok "refused uncore_ibusq/qual=0/" "perf: qual=0 refused"
+ok "refused uncore_ibusq/qual=0x8000001/" "perf: qual with Saturate (bit 27, MSR bit 59) refused"
 ok "refused uncore_ibusq_lat/config=1/" "perf: a config bit on the latency pair refused"
 
 unload_modules
