@@ -456,6 +456,9 @@ struct uncore_format_desc {
  * @num_boxes: box indices that can exist
  * @num_counters: general counters per box
  * @ctr_bits: width of the general counters
+ * @poll_bits: if not 0, the width the poll timer reads the general
+ *	counters often enough for, narrower than @ctr_bits: a counter whose
+ *	width the sources disagree on, which @ops->read_counter widens
  * @fixed_ctr_bits: width of the fixed counter, 0 if none
  * @max_inc: largest per-clock increment of any event on this type
  * @clock_hz: upper bound of the clock the counters count in
@@ -522,6 +525,7 @@ struct uncore_type {
 	int num_boxes;
 	int num_counters;
 	int ctr_bits;
+	int poll_bits;
 	int fixed_ctr_bits;
 	int max_inc;
 	u64 clock_hz;

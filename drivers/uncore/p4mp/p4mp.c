@@ -38,6 +38,14 @@
 /* The count half and the control half of one MSR (003:33-34). */
 #define P4MP_COUNT		GENMASK_ULL(31, 0)
 #define P4MP_CTL_SHIFT		32
+/*
+ * The qualification bits a user may set: not 31:27 of qual (MSR 63:59),
+ * Saturate and the bits above it in the digest's reading of Figures 18-51
+ * to 18-53 [EXT, digest 6, moderate confidence]. A saturating counter
+ * would stick at 2^32 - 1 and count 0 ever after; EFSB counts only with
+ * a qualification bit set [EXT, SDM p.18-108], which those are not.
+ */
+#define P4MP_QUAL_VALID		GENMASK_ULL(26, 0)
 
 /*
  * No clock or rate is given for these events [digest 7]. They count
@@ -121,10 +129,10 @@ static void p4mp_enable_event(struct uncore_box *box, struct perf_event *event)
 }
 
 /*
- * An all-zero upper half stops the counter (003:35: only a non-zero one
- * starts it). The count written with it is the one just read, so what the
- * counter adds between the read and the write is lost: a few clocks, which
- * the part gives no way to avoid [digest 8.8].
+ * An all-zero upper half stops the counter [INF: 003:35 says only that a
+ * non-zero one starts it; digest 4.1]. The count written with it is the
+ * one just read, so what the counter adds between the read and the write
+ * is lost: a few clocks, which the part gives no way to avoid [digest 8.8].
  */
 static void p4mp_disable_event(struct uncore_box *box, struct perf_event *event)
 {
@@ -176,7 +184,8 @@ static int p4mp_hw_config(const struct uncore_type *type,
 /*
  * The qualification half, verbatim. Its fields (T0/T1_match, Saturate,
  * ...) are known only from a badly extracted figure [digest 6]: they are
- * not named here, so that a wrong guess never becomes ABI.
+ * not named here, so that a wrong guess never becomes ABI; only the bits
+ * that would saturate the counter are refused (P4MP_QUAL_VALID).
  */
 static const struct uncore_format_desc p4mp_formats[] = {
 	{ "qual", "config:0-31" },
@@ -191,7 +200,7 @@ static const struct uncore_format_desc p4mp_formats[] = {
 	.max_inc	= 1,				\
 	.clock_hz	= P4MP_MAX_HZ,			\
 	.ctl		= &p4mp_ctl,			\
-	.config_mask	= P4MP_COUNT,			\
+	.config_mask	= P4MP_QUAL_VALID,		\
 	.perf_ctr	= _msr,				\
 	.ops		= &p4mp_ops,			\
 	.formats	= p4mp_formats,			\
@@ -218,14 +227,27 @@ static void p4mp_lat_disable(struct uncore_box *box, struct perf_event *event)
 	uncore_msr_write(box, P4MP_MSR_CTL6, 0);
 }
 
-/* CNTR7 is 64 bits wide [EXT]: RDMSR, not RDPMC's low half. */
+/*
+ * CNTR7's width: the SDM's prose says it "acts as a 64-bit event counter"
+ * [EXT, digest 5], while 003:27-29 counts the low halves of all eight
+ * MSRs, 107D3 included, as 32-bit counters. Either way the read is exact:
+ * a value with a non-zero upper half comes from a 64-bit counter and is
+ * taken as it is; one without is widened from the last read (its upper
+ * half, plus 2^32 if the low half went back), which is what a 64-bit
+ * counter below 2^32 gives too. The poll timer reads it at the 32-bit
+ * counters' rate (poll_bits), so that a 32-bit CNTR7 wraps at most once
+ * between two reads at one count a clock.
+ */
 static u64 p4mp_lat_read(struct uncore_box *box, struct perf_event *event)
 {
-	u64 val;
+	u64 prev = local64_read(&event->hw.prev_count), val;
 
 	if (uncore_msr_read(box, P4MP_MSR_CNTR7, &val))
-		return local64_read(&event->hw.prev_count);
-	return val;
+		return prev;
+	if (val >> 32)
+		return val;
+	val |= prev & ~P4MP_COUNT;
+	return val < prev ? val + BIT_ULL(32) : val;
 }
 
 static void p4mp_lat_init(struct uncore_box *box)
@@ -251,10 +273,11 @@ static const struct uncore_type p4mp_ibusq_lat = {
 	.num_boxes	= 1,
 	.num_counters	= 1,
 	.ctr_bits	= 64,
+	.poll_bits	= 32,
 	/*
 	 * Weighted cycles: an unknown number of transactions per clock
-	 * [digest 5, INF]. 64 bits do not wrap in years at any rate a
-	 * queue could have; the poll period is the longest the core allows.
+	 * [digest 5, INF]. One a clock, as the other counters of the part:
+	 * a 32-bit CNTR7 counting faster would wrap between two polls.
 	 */
 	.max_inc	= 1,
 	.clock_hz	= P4MP_MAX_HZ,
