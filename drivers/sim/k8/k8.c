@@ -462,9 +462,10 @@ static void k8_show_node(struct seq_file *m, const struct k8_node *n,
 	const struct k8_stats *st = &n->stats;
 	unsigned int i, j;
 
-	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu nb_clobbers=%llu sibling_conflicts=%llu inject_lines=%llu inject_hits=%llu dropped=%llu overflows=%llu pmis=%llu pmis_sent=%lld pmis_dropped=%lld nmi_busy=%lld\n",
+	seq_printf(m, "pkg%u stats reads=%llu writes=%llu faults=%llu rsvd_writes=%llu nb_clobbers=%llu sibling_conflicts=%llu one_write_enables=%llu false_edges=%llu inject_lines=%llu inject_hits=%llu dropped=%llu overflows=%llu pmis=%llu pmis_sent=%lld pmis_dropped=%lld nmi_busy=%lld\n",
 		   n->id, st->reads, st->writes, st->faults, st->rsvd_writes,
-		   st->nb_clobbers, st->sibling_conflicts, st->inject_lines,
+		   st->nb_clobbers, st->sibling_conflicts,
+		   st->one_write_enables, st->false_edges, st->inject_lines,
 		   st->inject_hits, st->dropped, st->overflows, st->pmis,
 		   atomic64_read(&s->pmis_sent),
 		   atomic64_read(&s->pmis_dropped),

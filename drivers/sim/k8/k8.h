@@ -67,7 +67,8 @@
  * @total: every increment since the model was set up, not wrapped; no
  *	write changes it
  * @prev_cond: the pipeline's condition at the last cycle counted, for
- *	edge detection; cleared by a write of @sel
+ *	edge detection; a write of @sel sets it to what the selection it
+ *	leaves the detector on sees with no event (k8_write_sel())
  */
 struct k8_ctr {
 	u64 sel;
@@ -121,6 +122,11 @@ struct k8_nb_slot {
  * @sibling_conflicts: writes setting EN on PerfEvtSel i with an event of
  *	the other kind (NB or not) than another core's enabled index i
  *	(004:38's rule)
+ * @one_write_enables: writes setting EN that also change the selection
+ *	(event, unit mask, E, INV, CNT_MASK): 004:32-34 asks for the change
+ *	with EN clear, then a second write
+ * @false_edges: of those, the ones with E that counted an edge no event
+ *	made (004:34)
  * @inject_lines: occurrences injected
  * @inject_hits: counters that matched an injected occurrence
  * @dropped: injected cycles that matched no counter
@@ -134,6 +140,8 @@ struct k8_stats {
 	u64 rsvd_writes;
 	u64 nb_clobbers;
 	u64 sibling_conflicts;
+	u64 one_write_enables;
+	u64 false_edges;
 	u64 inject_lines;
 	u64 inject_hits;
 	u64 dropped;

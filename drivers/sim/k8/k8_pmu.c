@@ -13,13 +13,27 @@
  * It is a stand-in, not a copy of arch/x86/events/amd/core.c: it counts
  * (no sampling, no overflow interrupt, no rdpmc: TCG has no RDPMC) on CPUs
  * (no per-task events), takes the raw events the real one takes, with the
- * same raw config mask, cycles and instructions as generic events, and
- * keeps the one rule of the real one that matters to uncore_nb: the per-node
- * owner table, by which no two cores of a node hold northbridge events
- * (codes E0h-FFh) on one counter index at once. Like the real one, it does
- * not keep a core event of one core off an index a northbridge event of
- * the other core holds (the BKDG's stricter rule, 004:38); the model counts
- * such pairs (sibling_conflicts).
+ * same raw config mask, cycles and instructions as generic events. What
+ * it does as the real one does on K8, because it decides what uncore_nb
+ * counts on a part:
+ *
+ * - the per-node owner table, by which no two cores of a node hold
+ *   northbridge events (codes E0h-FFh) on one counter index at once;
+ * - where a northbridge event goes: the lowest index free in that table,
+ *   whatever this CPU holds there, a core event on it moving to another
+ *   counter (__amd_get_nb_event_constraints() gives the event that one
+ *   index, and x86_schedule_events() places such a constraint first). So
+ *   with the NMI watchdog's cycles on index 0 of every CPU, the first
+ *   northbridge event of a node takes index 0 of the reading CPU while
+ *   the other cores' watchdog stays there: the BKDG's rule that the
+ *   other core must not use that index at all (004:38) is broken, and
+ *   the model counts it (sibling_conflicts);
+ * - how a counter starts: the count, then the selection with EN in one
+ *   write (__x86_pmu_enable_event()), not the BKDG's disable-change-enable
+ *   pair (004:32-34), which the model answers with its false edge.
+ *
+ * Where the real scheduler would leave the moved core event off for want
+ * of a counter, the northbridge event waits instead (-EAGAIN).
  *
  * Context: every callback but event_init runs on the event's CPU with
  * interrupts off (perf core's CPU context); the owner table is shared by
@@ -125,12 +139,15 @@ static void k8_pmu_update(struct perf_event *event)
 		    &event->count);
 }
 
-/* The BKDG's sequence: the event with EN clear, the counter, then EN. */
+/*
+ * The real one's sequence: the counter, then the selection with EN, one
+ * write over whatever selection the index held (the BKDG asks for the
+ * change with EN clear first, 004:32-34).
+ */
 static void k8_pmu_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
-	k8_pmu_wr(K8_PMU_EVTSEL0 + hwc->idx, hwc->config);
 	k8_pmu_wr(K8_PMU_PERFCTR0 + hwc->idx, 0);
 	local64_set(&hwc->prev_count, 0);
 	k8_pmu_wr(K8_PMU_EVTSEL0 + hwc->idx, hwc->config | K8_PMU_EN);
@@ -151,9 +168,34 @@ static void k8_pmu_stop(struct perf_event *event, int flags)
 	}
 }
 
+static int k8_pmu_free_ctr(const struct k8_pmu_cpu *c)
+{
+	int i;
+
+	for (i = 0; i < K8_PMU_CTRS && c->events[i]; i++)
+		;
+	return i < K8_PMU_CTRS ? i : -1;
+}
+
+/* A core event from counter @from to the free counter @to, counted on. */
+static void k8_pmu_move(struct k8_pmu_cpu *c, int from, int to)
+{
+	struct perf_event *event = c->events[from];
+	bool running = !(event->hw.state & PERF_HES_STOPPED);
+
+	k8_pmu_stop(event, PERF_EF_UPDATE);
+	c->events[from] = NULL;
+	c->events[to] = event;
+	event->hw.idx = to;
+	if (running)
+		k8_pmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+}
+
 /*
- * A free counter of this CPU; a northbridge event also needs the index
- * free on every core of its node (the owner table). None: -EAGAIN, and
+ * A core event: the lowest free counter of this CPU. A northbridge event:
+ * the lowest index free in its node's owner table, a core event of this
+ * CPU there moving away (see the top of the file). None: -EAGAIN, and
  * perf multiplexes.
  */
 static int k8_pmu_add(struct perf_event *event, int flags)
@@ -161,16 +203,21 @@ static int k8_pmu_add(struct perf_event *event, int flags)
 	struct k8_pmu_cpu *c = this_cpu_ptr(&k8_pmu_cpus);
 	int node = topology_logical_package_id(smp_processor_id());
 	bool nb = k8_pmu_is_nb(event->hw.config);
-	int i;
+	int i, free = k8_pmu_free_ctr(c);
 
-	for (i = 0; i < K8_PMU_CTRS; i++) {
-		if (c->events[i])
-			continue;
-		if (!nb || !cmpxchg(&k8_pmu_nb_owner[node][i], NULL, event))
-			break;
-	}
-	if (i == K8_PMU_CTRS)
+	if (free < 0)
 		return -EAGAIN;
+	i = free;
+	if (nb) {
+		for (i = 0; i < K8_PMU_CTRS; i++)
+			if (!cmpxchg(&k8_pmu_nb_owner[node][i], NULL, event))
+				break;
+		if (i == K8_PMU_CTRS)
+			return -EAGAIN;
+		/* This CPU's own northbridge events own their indexes. */
+		if (c->events[i])
+			k8_pmu_move(c, i, free);
+	}
 	c->events[i] = event;
 	event->hw.idx = i;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;

@@ -155,17 +155,35 @@ bool k8_ctr_counting(const struct k8_node *n, unsigned int core,
  * mixes NB and core events on the index across cores (004:38, which
  * Linux does not prevent). Neither changes counting.
  *
- * The write clears the edge detector's memory [INF]: the two-write
- * sequence of 004:32-34 then starts from "no event", and so does a change
- * without it (the BKDG's false edge is not told apart).
+ * The edge detector (004:32-34): a write that changes the selection with
+ * EN clear leaves it watching the new selection, which with no event
+ * (between lines) is high only with INV (k8_idle_cond()); the enabling
+ * write of the BKDG's two-write sequence then finds no edge. A write that
+ * sets EN and changes the selection at once (Linux's single-write enable,
+ * one_write_enables) leaves it on the old selection's level, and where
+ * that was low and the new one is high it detects the edge the BKDG
+ * calls false: one count at once (false_edges) [INF: when a static 1
+ * follows a static 0, 004:34; the model's only static 1 is an idle INV
+ * condition].
  */
+static void k8_add(struct k8_node *n, struct k8_core *core, struct k8_ctr *c,
+		   u64 add);
+
+static bool k8_idle_cond(u64 sel)
+{
+	return sel & K8_SEL_INV;
+}
+
 static void k8_write_sel(struct k8_node *n, unsigned int core,
 			 unsigned int i, u64 val)
 {
+	const u64 what = K8_SEL_EVENT | K8_SEL_UMASK | K8_SEL_EDGE |
+			 K8_SEL_INV | K8_SEL_CNT_MASK;
 	struct k8_ctr *c = &n->core[core].ctr[i];
 	u64 sel = val & ~K8_SEL_RSVD;
 	bool nb = k8_is_nb_event(sel), en = sel & K8_SEL_EN;
 	bool clobber = false, conflict = false;
+	bool one_write = en && ((c->sel ^ sel) & what);
 	unsigned int j;
 
 	if ((val & K8_SEL_RSVD) ||
@@ -185,8 +203,16 @@ static void k8_write_sel(struct k8_node *n, unsigned int core,
 		n->stats.nb_clobbers++;
 	if (conflict)
 		n->stats.sibling_conflicts++;
+	c->prev_cond = k8_idle_cond(one_write ? c->sel : sel);
 	c->sel = sel;
-	c->prev_cond = false;
+	if (one_write) {
+		n->stats.one_write_enables++;
+		if ((sel & K8_SEL_EDGE) && k8_idle_cond(sel) && !c->prev_cond) {
+			n->stats.false_edges++;
+			c->prev_cond = true;
+			k8_add(n, &n->core[core], c, 1);
+		}
+	}
 	if (nb) {
 		n->slot[i].sel = sel;
 		n->slot[i].writer = core;
@@ -307,8 +333,9 @@ static bool k8_ctr_match(const struct k8_node *n, unsigned int core,
  * CNT_MASK 0 is not defined; as digest §13, +1 per clock with none
  * [INF]); CNT_MASK 1-3 adds 1 per clock with at least CNT_MASK (fewer
  * with INV). E counts the rising edges of that condition (inc != 0 for
- * CNT_MASK 0 without INV); a line's clocks are alike, so it has at most
- * one, and its condition carries over to the counter's next line.
+ * CNT_MASK 0 without INV) [INF: 004:34 and 62 say "a transition" and
+ * "edge detection", not which]; a line's clocks are alike, so it has at
+ * most one, and its condition carries over to the counter's next line.
  */
 static u64 k8_pipeline(struct k8_ctr *c, u64 sel, u64 inc, u64 count)
 {

@@ -130,6 +130,57 @@ else
 	skip "northbridge events on both cores of a node" "single-core nodes"
 fi
 
+# The NMI watchdog's index (004:38; uncore_pmu.rst, "The BKDG's sibling
+# rule"). A pinned cycles on every CPU stands in for the watchdog, which
+# the stand-in core PMU cannot run (it does not sample). The core PMU puts
+# a node's first northbridge event on index 0 of the reading CPU, moving
+# cycles there to another counter, while the other cores' cycles stay on
+# index 0: the conflict the BKDG leaves undefined, in every measurement.
+# Without the watchdog there is none. The counts are the model's, which
+# lets both count.
+if [ -n "$s0" ]; then
+	for wd in 1 0; do
+		sc0=$(k8_sum sibling_conflicts)
+		if [ $wd = 1 ]; then
+			rm -f /tmp/wd.done
+			perf stat -x, -o /tmp/wd.csv -a -e cycles:D -- \
+				sh -c 'until [ -e /tmp/wd.done ]; do sleep 0.1; done' &
+			pid=$!
+			until_true "k8_counting $s0 | grep -q ctr0"
+		fi
+		pstat "$out" -a -e "uncore_nb/dram_accesses.page_hit,name=wd/" -- sh -c \
+			". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x1 count=400'; cat $SIM/state > /tmp/during"
+		if [ $wd = 1 ]; then
+			touch /tmp/wd.done
+			wait $pid
+		fi
+		sc=$(($(k8_sum sibling_conflicts) - sc0))
+		nbi=$(k8_counting "$c0" /tmp/during | tr ' ' '\n' | sed -n 's/^ctr\([0-3]\):0x....01e0$/\1/p')
+		is "$(val_total "$out" wd)" 400 "watchdog $wd: uncore_nb counts the 400 (on index $nbi of CPU $c0)"
+		if [ $wd = 1 ]; then
+			is "$nbi" 0 "watchdog on: the northbridge event takes index 0, the watchdog's, as the core PMU places it"
+			ok "[ $sc -gt 0 ]" "watchdog on: the other cores' watchdog shares index 0 ($sc sibling conflicts)"
+		else
+			is "$sc" 0 "watchdog off: no sibling conflict"
+		fi
+	done
+else
+	skip "the watchdog's index" "single-core nodes"
+fi
+
+# The single-write start (004:32-34; uncore_pmu.rst): the core PMU
+# enables with one write over whatever selection the index held.
+# inv=1,edge=1 counts the starts of runs of clocks with fewer than cmask
+# events: on an idle node that condition holds from before the start, and
+# the BKDG's two writes would count 0; started in one write over the
+# page-hit selection that index 0 held, it counts one false edge a node.
+npkg=$(echo "$PKGS" | wc -w)
+pstat "$out" -a -e "uncore_nb/dram_accesses.page_hit,name=ph/" -- true
+fe0=$(k8_sum false_edges)
+pstat "$out" -a -e "uncore_nb/event=0xe0,umask=0x1,cmask=1,inv=1,edge=1,name=fe/" -- true
+is "$(val_total "$out" fe)" "$npkg" "inv=1,edge=1 started over another selection, no event: one false edge a node"
+is "$(($(k8_sum false_edges) - fe0))" "$npkg" "the model counted the same false edges"
+
 # The halt caveat (004:40-42): while the reading core is halted its
 # counters stop, and the node's events go uncounted.
 pstat "$out" -a -e "uncore_nb/dram_accesses.page_hit,name=hl/" -- sh -c \
