@@ -78,18 +78,24 @@ static int uncore_boxes_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(uncore_boxes);
 
-/* Each package's reading CPU, parking CPU, and whether it is up. */
+/*
+ * Each package's reading CPU, parking CPU, whether it is up, and what its
+ * moves carried: counters, the longest one went unread, and those unread
+ * for their wrap time (uncore_carry_done()).
+ */
 static int uncore_packages_show(struct seq_file *m, void *v)
 {
 	int pkg;
 
-	seq_puts(m, "# pkg cpu park moving up\n");
+	seq_puts(m, "# pkg cpu park moving up carries carry_max_ns carry_late\n");
 	for (pkg = 0; pkg < uncore_max_pkgs; pkg++) {
 		struct uncore_package *p = &uncore_pkgs[pkg];
 
-		seq_printf(m, "%d %d %d %d %d\n", pkg, READ_ONCE(p->cpu),
-			   READ_ONCE(p->park), READ_ONCE(p->moving),
-			   READ_ONCE(p->up));
+		seq_printf(m, "%d %d %d %d %d %llu %llu %llu\n", pkg,
+			   READ_ONCE(p->cpu), READ_ONCE(p->park),
+			   READ_ONCE(p->moving), READ_ONCE(p->up),
+			   READ_ONCE(p->carries), READ_ONCE(p->carry_max_ns),
+			   READ_ONCE(p->carry_late));
 	}
 	return 0;
 }

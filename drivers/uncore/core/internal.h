@@ -119,9 +119,16 @@ struct uncore_pkg_pmi {
  *	waits for the end on uncore_move_wq. Set under uncore_open_lock
  * @up: the platform's pkg_init() ran and its pkg_exit() has not
  * @pmi: its PMI state, if the platform has a PMI
+ * @carries: counters its moves carried that the new reading CPU took back
+ * @carry_max_ns: the longest any of them went unread, from the old CPU's
+ *	del to the new one's add: perf_pmu_migrate_context()'s grace period
+ *	and the install (review pmi-protocol N22)
+ * @carry_late: carries unread for half their counter's wrap time at its
+ *	event's highest rate or longer: those may have lost 2^width counts
  *
  * @cpu, @park, @up and @pmi.cpu change in the CPU hotplug callbacks,
- * which cpuhp serialises; they are read elsewhere with READ_ONCE().
+ * which cpuhp serialises; they are read elsewhere with READ_ONCE(). The
+ * carry statistics change in add() on the new reading CPU, IRQs off.
  */
 struct uncore_package {
 	int cpu;
@@ -129,6 +136,9 @@ struct uncore_package {
 	bool moving;
 	bool up;
 	struct uncore_pkg_pmi pmi;
+	u64 carries;
+	u64 carry_max_ns;
+	u64 carry_late;
 };
 
 /*
@@ -285,6 +295,7 @@ extern spinlock_t uncore_open_lock;
 extern bool uncore_exiting;
 bool uncore_carry(struct uncore_box *box, struct perf_event *event);
 void uncore_uncarry(struct uncore_box *box, int idx);
+void uncore_carry_done(struct uncore_box *box, struct perf_event *event);
 void uncore_drop_carried(void *info);
 bool uncore_prune_opens(struct perf_event *event, int cpu);
 int uncore_wait_move(struct perf_event *event, int pkg);

@@ -626,6 +626,7 @@ static int uncore_pmu_add(struct perf_event *event, int flags)
 	if (resume) {
 		box->carried &= ~BIT(idx);
 		box->carried_ev[idx] = NULL;
+		uncore_carry_done(box, event);
 	}
 
 	/* Rarely needed: an earlier event makes room on a counter it may leave. */

@@ -286,6 +286,8 @@ struct uncore_access_stats {
  *	events a move took off the old reading CPU and has not added on the
  *	new one yet (uncore_carry()); owned by @cpu, the new one
  * @carried_ev: the event of each counter in @carried
+ * @carried_at: when each counter in @carried was last read, at the old
+ *	CPU's del (ktime_get_ns())
  * @foreign: counters another agent took from an event still open
  *	(uncore_check_foreign()): no other event is given them meanwhile.
  *	Atomic bit operations: set on @cpu, cleared where the event is freed
@@ -330,6 +332,7 @@ struct uncore_box {
 	bool held;
 	u32 carried;
 	struct perf_event *carried_ev[UNCORE_MAX_EVENTS];
+	u64 carried_at[UNCORE_MAX_EVENTS];
 	unsigned long foreign;
 	atomic_t forwarded;
 	unsigned long faults;

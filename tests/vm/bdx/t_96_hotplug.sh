@@ -149,5 +149,7 @@ is "$(sim_state | sed -n 's/^pkg1 stats .* frozen_drops=\([0-9]*\).*/\1/p')" "$d
 is "$(sim_state | sed -n 's/^pkg1 global .* frozen=\([01]\).*/\1/p')" 0 "package 1 is not left frozen"
 is "$(sim_state | grep -c 'counting=1')" 0 "no counter left counting"
 is "$(sim_violations)" 0 "no reserved bit written"
-diag "soak figures: hotplug: $CYCLES cycles in ${took}s, $n events on 2 packages, $cmp counts compared, $bad wrong"
+is "$(awk '!/^#/ { l += $8 } END { print l + 0 }' /sys/kernel/debug/uncore_pmu/packages)" 0 \
+	"no carried counter went unread for half its wrap time"
+diag "soak figures: hotplug: $CYCLES cycles in ${took}s, $n events on 2 packages, $cmp counts compared, $bad wrong; $(carry_figures)"
 unload_modules

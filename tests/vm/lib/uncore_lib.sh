@@ -71,6 +71,14 @@ spin_start() {
 	renice -n 19 -p "$SPIN" >/dev/null
 }
 
+# carry_figures: what every package's moves carried (debugfs packages,
+# review pmi-protocol N22): "N carries, the longest unread M ms, L late".
+carry_figures() {
+	awk '!/^#/ { n += $6; if ($7 > m) m = $7; l += $8 }
+		END { printf "%d carries, the longest unread %.1f ms, %d late\n", n, m / 1e6, l }' \
+		/sys/kernel/debug/uncore_pmu/packages
+}
+
 # pmi_cores PKG: FAR, the CPUs of package PKG on a core the PMI cannot
 # reach (pmi_core_sel names cores 0-17, BDX Table 2-2), and NEAR, the
 # others; blank-separated.

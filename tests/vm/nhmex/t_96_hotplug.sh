@@ -140,5 +140,7 @@ is "$(awk '$2 == 1 && ($5 != 0 || $6 != 0 || $7 != 0)' /sys/kernel/debug/uncore_
 is "$(nh_stat 1 dropped)" "$drops0" "no event of package 1 was dropped (none came while it was frozen)"
 is "$(sim_state | grep -c 'counting=1')" 0 "no counter left counting"
 is "$(nh_bad_writes)" 0 "no reserved bit written, no faulting access"
-diag "soak figures: nhmex hotplug: $CYCLES cycles in ${took}s, $n events on 2 packages, $cmp counts compared, $bad wrong"
+is "$(awk '!/^#/ { l += $8 } END { print l + 0 }' /sys/kernel/debug/uncore_pmu/packages)" 0 \
+	"no carried counter went unread for half its wrap time"
+diag "soak figures: nhmex hotplug: $CYCLES cycles in ${took}s, $n events on 2 packages, $cmp counts compared, $bad wrong; $(carry_figures)"
 unload_modules
