@@ -96,7 +96,7 @@ read_periods() {
 	perf report -D -i $DATA 2>/dev/null | awk '
 		/PERF_RECORD_SAMPLE/ { p = $0; sub(/.* period: /, "", p); sub(/ .*/, "", p); want = 1; next }
 		want && /^\.\.\.\.\. id .*value/ { id = $3; sub(/,$/, "", id); print id, p, $NF; want = 0 }' | {
-		n=0 bad=0 first=-
+		n=0 bad=0 first=- d=0
 		while read -r id p v; do
 			eval "d=\$((0x$v - \${last_$id:-0}))"
 			eval "last_$id=\$((0x$v))"
@@ -106,10 +106,11 @@ read_periods() {
 				bad=$((bad + 1))
 			fi
 		done
-		echo $n $bad $first
+		echo "$n $bad $first"
 	}
 }
 freq_read() {
+	# shellcheck disable=SC2016 # $SPIN is the inner shell's
 	if perf record -q -a -o $DATA -F 200 \
 		-e "{$2/clockticks,name=lead/,$2/clockticks,name=sib/}:S" -- \
 		taskset -c "$CPU0" sh -c '. /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh

@@ -152,7 +152,7 @@ if [ -n "$s0" ]; then
 			". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; inject 'pkg=0 event=0xe0 umask=0x1 count=400'; cat $SIM/state > /tmp/during"
 		if [ $wd = 1 ]; then
 			touch /tmp/wd.done
-			wait $pid
+			wait "$pid"
 		fi
 		sc=$(($(k8_sum sibling_conflicts) - sc0))
 		nbi=$(k8_counting "$c0" /tmp/during | tr ' ' '\n' | sed -n 's/^ctr\([0-3]\):0x....01e0$/\1/p')
