@@ -86,16 +86,13 @@ void uncore_carry_done(struct uncore_box *box, struct perf_event *event)
 {
 	const struct uncore_type *type = box->pmu->type;
 	struct uncore_package *p = &uncore_pkgs[box->pkg];
-	u64 gap = ktime_get_ns() - box->carried_at[event->hw.idx], rate;
-	int width = counter_width(type, event);
+	u64 gap = ktime_get_ns() - box->carried_at[event->hw.idx];
+	u64 rate = uncore_event_max_rate(type, event->attr.config);
 
-	if (type->poll_bits && !is_fixed_event(event))
-		width = min(width, type->poll_bits);
 	p->carries++;
 	if (gap > p->carry_max_ns)
 		WRITE_ONCE(p->carry_max_ns, gap);
-	rate = uncore_event_max_rate(type, event->attr.config);
-	if (gap >= uncore_poll_period_ns(width, rate))
+	if (gap >= uncore_poll_period_ns(uncore_poll_width(type, event), rate))
 		p->carry_late++;
 }
 

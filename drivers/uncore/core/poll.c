@@ -74,11 +74,10 @@ bool uncore_set_poll_period(struct uncore_box *box)
 	for (i = 0; i < box->n_events; i++) {
 		struct perf_event *event = box->events[i];
 		u64 rate = uncore_event_max_rate(type, event->attr.config);
-		int width = counter_width(type, event);
 
-		if (type->poll_bits && !is_fixed_event(event))
-			width = min(width, type->poll_bits);
-		period = min(period, uncore_poll_period_ns(width, rate));
+		period = min(period,
+			     uncore_poll_period_ns(uncore_poll_width(type, event),
+						   rate));
 	}
 	period = min_t(u64, period,
 		       (u64)max(READ_ONCE(poll_max_ms), 1U) * NSEC_PER_MSEC);

@@ -677,6 +677,17 @@ static inline int counter_width(const struct uncore_type *type,
 	return is_fixed_event(event) ? type->fixed_ctr_bits : type->ctr_bits;
 }
 
+/* The width the poll timer reads an event's counter often enough for. */
+static inline int uncore_poll_width(const struct uncore_type *type,
+				    const struct perf_event *event)
+{
+	int width = counter_width(type, event);
+
+	if (type->poll_bits && !is_fixed_event(event))
+		width = min(width, type->poll_bits);
+	return width;
+}
+
 /* main.c */
 extern int uncore_max_pkgs;
 

@@ -810,16 +810,15 @@ static int nhmex_mbox_hw_config(const struct uncore_type *type,
 static void nhmex_mbox_write_aux(struct uncore_box *box, int slot,
 				 const u64 *val, u32 regs)
 {
-	bool was_on = !val[0] != !(regs & BIT(0));
-	u32 msr;
+	u32 msr = NHMEX_M_MM_CFG0 + box->pmu->idx * NHMEX_M_MM_STRIDE;
 
 	if (slot != NHMEX_M_ADDR) {
 		uncore_msr_write(box, box->pmu->type->box_ctl + box->msr_base +
 				 5 + slot, val[0]);
 		return;
 	}
-	msr = NHMEX_M_MM_CFG0 + box->pmu->idx * NHMEX_M_MM_STRIDE;
-	if (was_on)
+	/* Set before: now set and unchanged, or now clear and changed. */
+	if (!val[0] != !(regs & BIT(0)))
 		uncore_msr_write(box, msr, 0);
 	if (regs & BIT(1))
 		uncore_msr_write(box, msr + 1, val[1]);
