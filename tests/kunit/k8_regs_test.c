@@ -226,37 +226,50 @@ static void k8_test_core_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, inj(n, K8_MAX_CORES, 0x41, 0, 1, 1), -EINVAL);
 }
 
-/* CNT_MASK, INV and E (004:62, 70-72). */
+/*
+ * Start selection @v on core 0's counter 0 as 004:32-34 asks: the change
+ * with EN clear, then EN in a second write.
+ */
+static void sel(struct kunit *test, struct k8_node *n, u64 v)
+{
+	wr(test, n, 0, EVTSEL(0), v & ~EN);
+	wr(test, n, 0, EVTSEL(0), v);
+}
+
+/*
+ * CNT_MASK, INV and E (004:62, 70-72), each selection started the BKDG's
+ * way (sel()).
+ */
 static void k8_test_pipeline(struct kunit *test)
 {
 	struct k8_node *n = k8_new(test);
 	struct k8_ctr *c = &n->core[0].ctr[0];
 
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f));
+	sel(test, n, SEL(0x00, 0x3f));
 	inj(n, 0, 0x00, 0x01, 10, 3);		/* CNT_MASK 0: +inc per clock */
 	inj(n, 0, 0x00, 0x01, 10, 0);
 	KUNIT_EXPECT_EQ(test, c->total, 30ULL);
 
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | CMASK(2));
+	sel(test, n, SEL(0x00, 0x3f) | CMASK(2));
 	inj(n, 0, 0x00, 0x01, 10, 3);		/* >= 2: +1 per clock */
 	inj(n, 0, 0x00, 0x01, 10, 2);
 	inj(n, 0, 0x00, 0x01, 10, 1);		/* no */
 	KUNIT_EXPECT_EQ(test, c->total, 50ULL);
 
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | CMASK(2) | INV);
+	sel(test, n, SEL(0x00, 0x3f) | CMASK(2) | INV);
 	inj(n, 0, 0x00, 0x01, 10, 3);		/* no */
 	inj(n, 0, 0x00, 0x01, 7, 1);		/* < 2 */
 	inj(n, 0, 0x00, 0x01, 5, 0);
 	KUNIT_EXPECT_EQ(test, c->total, 62ULL);
 
 	/* INV with CNT_MASK 0: +1 per clock without events [INF]. */
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | INV);
+	sel(test, n, SEL(0x00, 0x3f) | INV);
 	inj(n, 0, 0x00, 0x01, 4, 0);
 	inj(n, 0, 0x00, 0x01, 4, 2);
 	KUNIT_EXPECT_EQ(test, c->total, 66ULL);
 
 	/* E: rising edges of the condition, one per line at most. */
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | CMASK(3) | EDGE);
+	sel(test, n, SEL(0x00, 0x3f) | CMASK(3) | EDGE);
 	inj(n, 0, 0x00, 0x01, 10, 3);		/* rise */
 	inj(n, 0, 0x00, 0x01, 10, 3);		/* still high */
 	inj(n, 0, 0x00, 0x01, 10, 2);		/* low */
@@ -266,35 +279,75 @@ static void k8_test_pipeline(struct kunit *test)
 	inj(n, 0, 0x01, 0x01, 10, 0);
 	inj(n, 0, 0x00, 0x01, 10, 3);
 	KUNIT_EXPECT_EQ(test, c->total, 68ULL);
-	/* A write forgets it: the next high line is an edge. */
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | CMASK(3) | EDGE);
+	/* A start forgets it: the next high line is an edge. */
+	sel(test, n, SEL(0x00, 0x3f) | CMASK(3) | EDGE);
 	inj(n, 0, 0x00, 0x01, 10, 3);
 	KUNIT_EXPECT_EQ(test, c->total, 69ULL);
 
 	/* E with CNT_MASK 0: edges of "some event". */
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | EDGE);
+	sel(test, n, SEL(0x00, 0x3f) | EDGE);
 	inj(n, 0, 0x00, 0x01, 4, 1);
 	inj(n, 0, 0x00, 0x01, 4, 3);
 	inj(n, 0, 0x00, 0x01, 4, 0);
 	inj(n, 0, 0x00, 0x01, 4, 2);
 	KUNIT_EXPECT_EQ(test, c->total, 71ULL);
-	/* With INV too: edges of "no event". */
-	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x3f) | EDGE | INV);
+	/*
+	 * With INV too: edges of "no event". Started with no event, the
+	 * condition is already high: the first line is no edge.
+	 */
+	sel(test, n, SEL(0x00, 0x3f) | EDGE | INV);
 	inj(n, 0, 0x00, 0x01, 4, 0);
 	inj(n, 0, 0x00, 0x01, 4, 0);
 	inj(n, 0, 0x00, 0x01, 4, 1);
 	inj(n, 0, 0x00, 0x01, 4, 0);
-	KUNIT_EXPECT_EQ(test, c->total, 73ULL);
+	KUNIT_EXPECT_EQ(test, c->total, 72ULL);
 
 	/* A line of no clocks counts nothing and changes no edge. */
 	KUNIT_EXPECT_EQ(test, inj(n, 0, 0x00, 0x01, 0, 1), 1);
-	KUNIT_EXPECT_EQ(test, c->total, 73ULL);
+	KUNIT_EXPECT_EQ(test, c->total, 72ULL);
+	KUNIT_EXPECT_EQ(test, n->stats.one_write_enables, 0ULL);
 
 	/* At most 3 events per clock, and count * inc within 64 bits. */
 	KUNIT_EXPECT_EQ(test, inj(n, 0, 0x00, 0x01, 1, 4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, inj(n, 0, 0x00, 0x01, U64_MAX / 2, 3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, inj(n, 0, 0x00, 0x01, U64_MAX / 3, 3), 1);
 	KUNIT_EXPECT_EQ(test, n->stats.inject_lines, 27ULL);
+}
+
+/*
+ * The single-write start (Linux's, 004:32-34): a write that sets EN and
+ * changes the selection leaves the edge detector on the old selection's
+ * level. Low there and high in the new one (an idle INV condition): the
+ * false edge, one count at once. High there: the new selection's first
+ * high line is no edge.
+ */
+static void k8_test_one_write(struct kunit *test)
+{
+	struct k8_node *n = k8_new(test);
+	struct k8_ctr *c = &n->core[0].ctr[0];
+
+	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x01) & ~EN);
+	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x01) | CMASK(1) | INV | EDGE);
+	KUNIT_EXPECT_EQ(test, c->total, 1ULL);
+	KUNIT_EXPECT_EQ(test, n->stats.one_write_enables, 1ULL);
+	KUNIT_EXPECT_EQ(test, n->stats.false_edges, 1ULL);
+	inj(n, 0, 0x00, 0x01, 4, 0);		/* still high: no edge */
+	KUNIT_EXPECT_EQ(test, c->total, 1ULL);
+
+	/* Stopped and started again the same: no false edge. */
+	wr(test, n, 0, EVTSEL(0), (SEL(0x00, 0x01) | CMASK(1) | INV | EDGE) & ~EN);
+	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x01) | CMASK(1) | INV | EDGE);
+	KUNIT_EXPECT_EQ(test, n->stats.false_edges, 1ULL);
+
+	/* From the INV selection's high level to page hits with E. */
+	wr(test, n, 0, EVTSEL(0), (SEL(0x00, 0x01) | CMASK(1) | INV | EDGE) & ~EN);
+	wr(test, n, 0, EVTSEL(0), SEL(0x00, 0x01) | EDGE);
+	KUNIT_EXPECT_EQ(test, n->stats.one_write_enables, 2ULL);
+	KUNIT_EXPECT_EQ(test, n->stats.false_edges, 1ULL);
+	inj(n, 0, 0x00, 0x01, 4, 1);		/* high, as the detector was */
+	inj(n, 0, 0x00, 0x01, 4, 0);
+	inj(n, 0, 0x00, 0x01, 4, 1);		/* an edge */
+	KUNIT_EXPECT_EQ(test, c->total, 2ULL);
 }
 
 /* NB events count by the slot: event and unit mask; every core on the index. */
@@ -547,6 +600,7 @@ static struct kunit_case k8_regs_cases[] = {
 	KUNIT_CASE(k8_test_ctr_48bit),
 	KUNIT_CASE(k8_test_core_events),
 	KUNIT_CASE(k8_test_pipeline),
+	KUNIT_CASE(k8_test_one_write),
 	KUNIT_CASE(k8_test_nb_match),
 	KUNIT_CASE(k8_test_e9_groups),
 	KUNIT_CASE(k8_test_nb_clobber),

@@ -482,6 +482,7 @@ static void nhmex_test_mbox(struct kunit *test)
 {
 	struct nhmex_pkg *p = nx_new(test);
 	struct nhmex_event e = { };
+	u64 v;
 
 	wr(test, p, U_GCTL, EN_ALL);
 	wr(test, p, GCTL(M0), 0x3f);
@@ -528,6 +529,16 @@ static void nhmex_test_mbox(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->mbox[0].ctr[0].total, 1ULL);
 	KUNIT_EXPECT_EQ(test, p->mbox[0].ctr[1].total, 1ULL);
 	KUNIT_EXPECT_EQ(test, p->mbox[0].ctr[2].total, 2ULL);
+
+	/*
+	 * The pair cannot change while matching is on: #GP, as on the S-Box
+	 * (000:1902-1903; the M-Box's [INF]). Cleared first, it can.
+	 */
+	v = 0x1;
+	KUNIT_EXPECT_EQ(test, nhmex_reg_access(p, 0, M0_ADDR_MATCH, &v, true), -EIO);
+	KUNIT_EXPECT_EQ(test, p->stats.gp_mm, 1ULL);
+	KUNIT_EXPECT_EQ(test, rd(test, p, M0_ADDR_MATCH), 0x12345000ULL);
+	wr(test, p, M0_MM_CFG, 0);
 
 	/* ADDR_MATCH holds 34 bits, ADDR_MASK 27, MM_CFG bit 63. */
 	KUNIT_EXPECT_EQ(test, p->stats.rsvd_writes, 0ULL);
