@@ -21,6 +21,18 @@
 int uncore_max_pkgs;
 
 /*
+ * For tests: drive only the first N logical packages (0: all). The others
+ * then look as a socket hot-added after load does on 6.1, which gives it
+ * the next logical id whatever topology_max_packages() said at load
+ * (review pmi-protocol N21): its CPUs, uncore bus and NMIs must be passed
+ * over, never used as an index.
+ */
+static unsigned int test_max_pkgs;
+module_param(test_max_pkgs, uint, 0444);
+MODULE_PARM_DESC(test_max_pkgs,
+		 "for tests: drive only the first N packages, as if the others came after load (0: all)");
+
+/*
  * A CPU model here is a candidate; the platform's probe has the last word.
  * Models by number (DisplayFamily_DisplayModel, SDM Vol. 4 Table 2-1), as
  * every kernel this builds for spells them: Linux 6.10 renamed the
@@ -63,6 +75,8 @@ static int __init uncore_pmu_init(void)
 	}
 	uncore_platform = plat;
 	uncore_max_pkgs = topology_max_packages();
+	if (test_max_pkgs && test_max_pkgs < uncore_max_pkgs)
+		uncore_max_pkgs = test_max_pkgs;
 
 	if (uncore_platform->discover) {
 		err = uncore_platform->discover();

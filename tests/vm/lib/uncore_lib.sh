@@ -62,6 +62,17 @@ has_cbo() { eval "_c=\$CAPID5_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 # Does package $1 have iMC channel $2 (PMON devices present)?
 has_imc() { eval "_c=\$IMC_$1"; [ $(( (_c >> $2) & 1 )) = 1 ]; }
 
+# cpus_of_pkg PKG: the online CPUs of package PKG, blank-separated (an
+# offline CPU has no topology to tell).
+cpus_of_pkg() {
+	for _c in /sys/devices/system/cpu/cpu[0-9]*; do
+		_n=${_c##*cpu}
+		[ -e "$_c/topology/physical_package_id" ] &&
+			[ "$(pkg_of_cpu "$_n")" = "$1" ] && printf '%s ' "$_n"
+	done
+	echo
+}
+
 # spin_start: a busy loop at the lowest priority on the CPUs this shell may
 # run on, so that the scheduler tick, and perf's frequency and unthrottle
 # code with it, runs there; its pid in SPIN. (busybox has renice, no nice.)
