@@ -292,6 +292,12 @@ void uncore_debugfs_init(void)
 				   &uncore_pass_delay_ms);
 		debugfs_create_u32("handover_delay_ms", 0600, uncore_debugfs,
 				   &uncore_handover_delay_ms);
+		debugfs_create_u32("forward_unreachable", 0600, uncore_debugfs,
+				   &uncore_forward_unreachable);
+		debugfs_create_u32("stale_delay_ms", 0600, uncore_debugfs,
+				   &uncore_stale_delay_ms);
+		debugfs_create_u32("stale_delay_type", 0600, uncore_debugfs,
+				   &uncore_stale_delay_type);
 	}
 }
 

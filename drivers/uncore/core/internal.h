@@ -321,6 +321,9 @@ enum hrtimer_restart uncore_poll(struct hrtimer *hrtimer);
 /* pmi.c */
 extern u32 uncore_pass_delay_ms;
 extern u32 uncore_handover_delay_ms;
+extern u32 uncore_forward_unreachable;
+extern u32 uncore_stale_delay_ms;
+extern u32 uncore_stale_delay_type;
 bool uncore_pmi_routable(int cpu);
 bool uncore_pmi_reachable(const struct uncore_box *box);
 void uncore_pmi_attach(struct uncore_box *box);

@@ -39,6 +39,19 @@ static bool uncore_nmi_registered;
 u32 uncore_pass_delay_ms;
 u32 uncore_handover_delay_ms;
 
+/*
+ * Test hooks (debugfs) for a pass on a CPU that does not read the package
+ * while a PCI box of it is removed (review N12, t_56_smt.sh). Once set,
+ * uncore_forward_unreachable makes the next NMI a sibling takes for the
+ * package run its pass there, as during a move, but with no hotplug lock
+ * held to keep a removal away. uncore_stale_delay_ms holds the stale-status
+ * walk once it has loaded the box of the pmu whose perf type is
+ * uncore_stale_delay_type.
+ */
+u32 uncore_forward_unreachable;
+u32 uncore_stale_delay_ms;
+u32 uncore_stale_delay_type;
+
 /**
  * uncore_pmi_routable() - can the platform route its PMI to a CPU
  * @cpu: the CPU, or -1
@@ -84,19 +97,49 @@ static void uncore_box_status_clear(struct uncore_box *box, u32 st)
 }
 
 /*
+ * The stale-status walk's test hook: hold it on @upmu's box @box of @pkg,
+ * at most uncore_stale_delay_ms, until removal takes the box out of the
+ * pmu, then half a second more, in which removal frees an eventless box.
+ */
+static void uncore_stale_hold(const struct uncore_pmu *upmu, int pkg,
+			      const struct uncore_box *box)
+{
+	u32 ms = READ_ONCE(uncore_stale_delay_ms);
+
+	if (upmu->pmu.type != READ_ONCE(uncore_stale_delay_type))
+		return;
+	pr_info("test hook: the stale-status walk holds %s's box of package %d on CPU %d, %u ms at most\n",
+		upmu->name, pkg, smp_processor_id(), ms);
+	while (ms && READ_ONCE(upmu->boxes[pkg]) == box) {
+		mdelay(1);
+		ms--;
+	}
+	if (ms)
+		mdelay(min(ms, 500U));
+}
+
+/*
  * Status bits @bits of boxes of package @pkg that have no sampling event
  * here: counting events that wrapped set them too (a box's status records
  * every overflow, NHM-EX 000:73-79), and nothing else would clear them, so
  * that every NMI from then on would find them unclaimed and be taken for
  * the package's PMI. Their events lose nothing by it: a wrap is a delta at
  * their next read. On the reading CPU, IRQs off (the pass, or an add()),
- * so no event is added meanwhile. PCI boxes are left out: one may be
- * removed under this walk; their status stays as it was.
+ * so no event is added meanwhile; or, during a move, on a sibling that
+ * took an NMI (uncore_pmi_forward()). PCI boxes are never loaded, their
+ * status stays as it was: removal frees an eventless box once its kill
+ * IPI to the reading CPU returns, so only the hotplug lock, which a move
+ * holds for writing and removal for reading, would keep it from under a
+ * sibling's walk; this walk does not lean on that (review N12).
  */
 static void uncore_clear_stale(int pkg, u64 bits)
 {
+	bool hook = unlikely(READ_ONCE(uncore_stale_delay_ms));
 	int i;
 
+	if (hook)
+		pr_info("test hook: package %d's stale-status walk for %#llx on CPU %d\n",
+			pkg, bits, smp_processor_id());
 	for (i = 0; i < uncore_n_pmus && bits; i++) {
 		struct uncore_box *box;
 		u32 st;
@@ -105,6 +148,8 @@ static void uncore_clear_stale(int pkg, u64 bits)
 		if (uncore_pmus[i]->type->pci)
 			continue;
 		box = READ_ONCE(uncore_pmus[i]->boxes[pkg]);
+		if (hook && box)
+			uncore_stale_hold(uncore_pmus[i], pkg, box);
 		if (!box || box->dead || box->n_pmi ||
 		    !(box->pmi_mask & bits) ||
 		    READ_ONCE(box->cpu) != smp_processor_id())
@@ -355,7 +400,15 @@ static void uncore_pmi_forward(struct irq_work *work)
 	/* One in flight is enough: the pass handles whatever is claimed. */
 	if (atomic_xchg(&p->csd_busy, 1))
 		return;
-	err = rcpu >= 0 ? smp_call_function_single_async(rcpu, &p->csd) : -ENXIO;
+	if (unlikely(READ_ONCE(uncore_forward_unreachable)) &&
+	    xchg(&uncore_forward_unreachable, 0)) {
+		pr_info("test hook: package %d's pass runs on CPU %d, its reading CPU %d taken for unreachable\n",
+			p->gbox->pkg, smp_processor_id(), rcpu);
+		err = -ENXIO;
+	} else {
+		err = rcpu >= 0 ? smp_call_function_single_async(rcpu, &p->csd) :
+				  -ENXIO;
+	}
 	if (!err)
 		return;
 	atomic_set(&p->csd_busy, 0);

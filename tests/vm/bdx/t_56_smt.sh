@@ -6,8 +6,9 @@
 # thread 0 (the lowest online CPU of the core), as the part may. The driver
 # takes the PMI on either thread and handles it on the reading CPU: three
 # overflows of package 1's iMC 0 give exactly three samples, on the reading
-# CPU, and leave nothing frozen. Needs a guest with two threads per core
-# (make check's stocksmt guest).
+# CPU, and leave nothing frozen. Then a pass run on thread 0 itself
+# beside a PCI box's removal (review N12, below). Needs a guest with two
+# threads per core (make check's stocksmt guests; debugsmt under KASAN).
 # shellcheck source=../lib/lib.sh
 . /tests/lib/lib.sh
 # shellcheck source=../lib/uncore_lib.sh
@@ -59,4 +60,49 @@ is "$(( $(awk '$1 == "1" { print $3 }' /sys/kernel/debug/uncore_pmu/pmi) - nmi0 
 	"three PMIs claimed, each taken on thread 0"
 is "$(sim_state | sed -n 's/^pkg1 global .* frozen=\([01]\).*/\1/p')" 0 "package 1 not frozen"
 is "$(unknown_nmis_since t_56)" 0 "no unknown NMI"
+
+# Review N12: the walk of status no sampling event claims
+# (uncore_clear_stale()) must not load PCI boxes, which removal frees, an
+# eventless one as soon as its kill IPI to the reading CPU returns. A
+# walk on the reading CPU holds that IPI off; one on the sibling that
+# took the NMI does not. The sibling runs a pass itself only during a
+# move, under the hotplug lock that removal also takes: a test hook
+# (forward_unreachable) makes it do so here, outside one. Another holds
+# the walk once it has loaded uncore_imc_0's box (stale_delay_*), while
+# package 1's channel 0 is unbound. With boxes loaded before their type
+# is tested (the order before ebd67da), the held walk reads the box
+# freed, and the check that it loaded none fails. The status is an
+# overflow no event of the driver's has: UBox counter 0 of package 1,
+# programmed through the simulator's "msr" with ov_en (event 0x42,
+# umask 0x08) and preloaded to wrap at the next event.
+DBG=/sys/kernel/debug/uncore_pmu
+DRV=/sys/bus/pci/drivers/uncore_pmu
+imc0_init
+dev=$(imc0_dev 1)
+umsr() { printf 'pkg=1 msr=%s value=%s\n' "$1" "$2" >"$SIM/msr"; }
+umsr 0x709 $(((1 << 48) - 1))
+umsr 0x705 0x500842
+cat "$PMUS/uncore_imc_0/type" >$DBG/stale_delay_type
+# The hold ends when the box is gone; its bound, for a run in which this
+# script is too slow to unbind it, keeps well below RCU's stall timeout
+# (21 s; a debug guest's vCPU that spins makes its clock run fast).
+echo $((UNCORE_TIMEOUT_SCALE > 3 ? 6000 : 2000 * UNCORE_TIMEOUT_SCALE)) >$DBG/stale_delay_ms
+echo 1 >$DBG/forward_unreachable
+nmi_mark t_56_stale
+since() { dmesg | sed -n "/nmi-mark t_56_stale\$/,\$p" | grep -c "$1"; }
+sim_inject 'pkg=1 box=ubox event=0x42 umask=0x08 count=1'
+ok "until_true '[ \$(since \"pass runs on CPU $T0,\") = 1 ]'" \
+	"an overflow no event claims: its PMI's pass on thread 0 ($T0), the test hook's"
+echo "$dev" >$DRV/unbind
+ok "sim_settle 1" "package 1 settled, $dev unbound"
+is "$(since "package 1's stale-status walk for 0x.* on CPU $T0\$")" 1 "that pass walked package 1's unclaimed status, on CPU $T0"
+is "$(since 'walk holds uncore_imc_0')" 0 "the walk loaded no PCI box (uncore_imc_0's held it not)"
+echo 0 >$DBG/stale_delay_ms
+echo 0 >$DBG/forward_unreachable
+umsr 0x705 0
+umsr 0x708 1
+echo "$dev" >$DRV/bind
+is "$(tr ',' '\n' <"$PMUS/uncore_imc_0/cpumask" | sed -n 2p)" "$T1" "$dev bound again, read by CPU $T1"
+is "$(unknown_nmis_since t_56_stale)" 0 "no unknown NMI after"
+is "$(sim_violations)" 0 "no reserved bit written"
 unload_modules
