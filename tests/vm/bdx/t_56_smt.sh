@@ -74,7 +74,8 @@ is "$(unknown_nmis_since t_56)" 0 "no unknown NMI"
 # freed, and the check that it loaded none fails. The status is an
 # overflow no event of the driver's has: UBox counter 0 of package 1,
 # programmed through the simulator's "msr" with ov_en (event 0x42,
-# umask 0x08) and preloaded to wrap at the next event.
+# umask 0x08) and preloaded to wrap at the next event. CTL0 0x705,
+# BOX_STATUS 0x708, CTR0 0x709: BDX manual Table 2-5, as in t_35.
 DBG=/sys/kernel/debug/uncore_pmu
 DRV=/sys/bus/pci/drivers/uncore_pmu
 imc0_init
