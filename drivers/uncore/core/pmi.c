@@ -413,11 +413,15 @@ static void uncore_pmi_forward(struct irq_work *work)
 		return;
 	atomic_set(&p->csd_busy, 0);
 	/*
-	 * The reading CPU went offline after the NMI (what it had queued ran
-	 * before it died), or a move took the PMI from it: its events are
-	 * all off its boxes, @boxes is empty, and the pass only clears status
-	 * and freeze, routing the PMI nowhere. A move waits for this work
-	 * before the new reading CPU takes the PMI (uncore_pmi_sync()).
+	 * A move has taken the PMI from the reading CPU (p->cpu is -1 until
+	 * the new one takes it). The IPI cannot fail otherwise: a reading CPU
+	 * gives up p->cpu (uncore_pmi_stop(), on it) before it goes offline,
+	 * as the move runs in its teardown callback, while it is still online.
+	 * Its events are all off its boxes, @boxes is empty, and the pass only
+	 * clears status and freeze, routing the PMI nowhere. A move waits for
+	 * this work before the new reading CPU takes the PMI
+	 * (uncore_pmi_sync()). The forward_unreachable test hook comes here
+	 * outside a move, and leaves the package unrouted until a reload.
 	 */
 	uncore_pmi_work(&p->work);
 }
