@@ -28,8 +28,9 @@
 /* Shortest wait for a clock-driven carry (see sim_bdx_pmi_due()). */
 #define SIM_CARRY_MIN_NS	1000
 
-static unsigned int freeze_delay_ns = 1000;
-module_param(freeze_delay_ns, uint, 0644);
+/* An unsigned long: the slow guests' tests hold a freeze back 8 s. */
+static unsigned long freeze_delay_ns = 1000;
+module_param(freeze_delay_ns, ulong, 0644);
 MODULE_PARM_DESC(freeze_delay_ns,
 		 "Sim ns from an overflow message to the global freeze (default 1000)");
 
