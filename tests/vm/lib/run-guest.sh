@@ -173,13 +173,19 @@ demo() {
 	sh "$(part_dir)/demo.sh"
 }
 
-# QEMU 7.2's multi-threaded TCG can run a stale copy of kernel text the
-# kernel has just patched: a vCPU executes the int3 text_poke_bp() left
-# after the patch is complete, and the kernel dies ("Oops: int3" at
-# __schedule+0x407, 6.12 guests). perf patches the scheduler each time the
-# first task event opens and after the last one closes (the static key
-# perf_sched_events): a task event held open for the guest's life keeps
-# the key on, so perf runs no longer patch kernel text.
+# QEMU 7.2's multi-threaded TCG can keep a stale translation of kernel text
+# the kernel is patching: a vCPU that translates a block while text_poke_bp()
+# has its int3 in place, and links the block after the final write has
+# invalidated the page's blocks, runs that int3 ever after. The kernel then
+# dies ("Oops: int3" at __schedule+0x407 in the idle task, 6.12 guests).
+# perf patches the scheduler each time the first task event opens and after
+# the last one closes (the static key perf_sched_events): a task event held
+# open for the guest's life keeps the key on, so perf runs do not patch
+# kernel text, and the one patch, as it opens, is made with the other CPUs
+# offline, so that no other vCPU is translating (2026-12-02: a guest that
+# flipped the key in a loop with every CPU online died in its first 30 s
+# in one of two tries; 100 loops of offline, flip twice, online did not; the
+# CI run of 7d6e362 lost nhmex4-6.12 to it at boot, in this very flip).
 #
 # Its event must be open before anything loads or unloads a module: on
 # 6.1, perf_pmu_unregister() waits for pmus_srcu's readers with pmus_lock
@@ -188,7 +194,23 @@ demo() {
 # deadlocks both (seen: make demo PART=nhmex, whose demo reloads the
 # driver; uncore_pmu.rst, "Kernel series"). perf stat starts its workload
 # once the events are open, so the workload's marker says it is.
+#
+# QEMU numbers a core's threads next to each other: offlining in
+# descending order breaks CPU 0's SMT pair last and onlining in ascending
+# order makes it first, so the scheduler's own static key
+# (sched_smt_present) flips with only CPU 0 and its sibling up.
+secondary_cpus() {
+	for _c in /sys/devices/system/cpu/cpu[1-9]*; do
+		[ -e "$_c/online" ] && [ "$(cat "$_c/online")" = 1 ] && echo "${_c##*/cpu}"
+	done | sort -n
+}
+
 hold_sched_key() {
+	_cpus=$(secondary_cpus)
+	for _c in $(echo "$_cpus" | sort -rn); do
+		echo 0 >"/sys/devices/system/cpu/cpu$_c/online" ||
+			echo "# could not offline CPU $_c before flipping perf_sched_events"
+	done
 	rm -f /tmp/sched-key-held
 	perf stat -e dummy -o /dev/null -- \
 		sh -c ': >/tmp/sched-key-held; exec sleep 2147483647' </dev/null >/dev/null 2>&1 &
@@ -198,6 +220,10 @@ hold_sched_key() {
 		_i=$((_i + 1))
 	done
 	[ -e /tmp/sched-key-held ] || echo "# perf_sched_events holder did not start in 60 s"
+	for _c in $_cpus; do
+		echo 1 >"/sys/devices/system/cpu/cpu$_c/online" ||
+			echo "not ok - CPU $_c back online after perf_sched_events flipped"
+	done
 }
 
 hold_sched_key
