@@ -93,23 +93,28 @@ breadth && freq imc 'uncore_imc_0/event=0x04,umask=0x03' 'pkg=0 box=imc idx=0 ev
 # so on the busy reading CPU every tick adjusts its period.
 # read_periods: "SAMPLES BAD FIRST" over the leaders' samples in $DATA:
 # BAD is the number whose period differs from the count since the sample
-# before (per event instance, from 0), FIRST the first such, period/count.
+# before (per event instance, from 0), FIRST the first such, period/count;
+# each such sample, the one before it and the box's sample figures
+# (debugfs samples: lost, throttled, over budget) go to diag lines.
 read_periods() {
 	perf report -D -i $DATA 2>/dev/null | awk '
-		/PERF_RECORD_SAMPLE/ { p = $0; sub(/.* period: /, "", p); sub(/ .*/, "", p); want = 1; next }
-		want && /^\.\.\.\.\. id .*value/ { id = $3; sub(/,$/, "", id); print id, p, $NF; want = 0 }' | {
+		/PERF_RECORD_SAMPLE/ { p = $0; sub(/.* period: /, "", p); sub(/ .*/, "", p); t = $1 " " $2; want = 1; next }
+		want && /^\.\.\.\.\. id .*value/ { id = $3; sub(/,$/, "", id); print id, p, $NF, t; want = 0 }' | {
 		n=0 bad=0 first=- d=0
-		while read -r id p v; do
+		while read -r id p v t; do
 			eval "d=\$((0x$v - \${last_$id:-0}))"
+			eval "before=\${seen_$id:-none}"
 			eval "last_$id=\$((0x$v))"
+			eval "seen_$id='$p $v at $t'"
 			n=$((n + 1))
 			if [ "$d" != "$p" ]; then
 				[ $bad = 0 ] && first=$p/$d
 				bad=$((bad + 1))
+				echo "# sample $n (event $id): period $p, value $v at $t; the one before: ${before:-none}" >&2
 			fi
 		done
 		echo "$n $bad $first"
-	}
+	} 2>/tmp/bad_samples
 }
 freq_read() {
 	# shellcheck disable=SC2016 # $SPIN is the inner shell's
@@ -118,10 +123,14 @@ freq_read() {
 		taskset -c "$CPU0" sh -c '. /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh
 			spin_start; sleep 0.5; kill $SPIN' \
 		>/dev/null 2>/tmp/rec.err; then
+		pmu=$2
 		# shellcheck disable=SC2046 # three words
 		set -- "$1" $(read_periods)
 		ok "[ $2 -ge 20 ] && [ $3 = 0 ]" \
-			"-F 200, $1 clockticks beside a busy loop: each of $2 samples' periods is the count since the sample before ($3 are not, the first $4)"
+			"-F 200, $1 clockticks beside a busy loop: each of $2 samples' periods is the count since the sample before ($3 are not, the first $4)" || {
+			head -n 10 /tmp/bad_samples
+			grep "^# pmu\|^$pmu " /sys/kernel/debug/uncore_pmu/samples | sed 's/^# //; s/^/# /'
+		}
 	else
 		diag "perf record: $(cat /tmp/rec.err)"
 		ok false "-F 200, $1 clockticks: the recording ran"
