@@ -240,19 +240,16 @@ json_opens ""
 # line of perf stat --no-merge per PMU of the type (one perf run).
 by_name() {
 	what=$1
-	set --
 	for t in $PRESENT; do
-		e=$(awk -v t="$t" '$1 == t { print $2; exit }' "$TMP/json")
-		[ -n "$e" ] && set -- "$@" -e "$e"
-	done
-	perf stat -a --no-merge -x, -o "$TMP/out" "$@" -- true 2>"$TMP/err" ||
+		awk -v t="$t" '$1 == t { print t, $2; exit }' "$TMP/json"
+	done >"$TMP/byname"
+	# shellcheck disable=SC2046 # one -e word and one name per type
+	perf stat -a --no-merge -x, -o "$TMP/out" $(awk '{ print "-e", $2 }' "$TMP/byname") -- true 2>"$TMP/err" ||
 		diag "perf stat: $(head -n 3 "$TMP/err")"
-	for t in $PRESENT; do
-		e=$(awk -v t="$t" '$1 == t { print $2; exit }' "$TMP/json")
-		[ -n "$e" ] || continue
+	while read -r t e; do
 		lines=$(awk -F, -v e="$e" '{ split($3, n, " ") } n[1] == e && $1 ~ /^[0-9]+$/' "$TMP/out" | wc -l)
 		is "$lines" "$(pmus_of "$t" | wc -l)" "$what$e, by name: a count on each uncore_$t PMU"
-	done
+	done <"$TMP/byname"
 }
 by_name ""
 unload_modules
