@@ -64,21 +64,52 @@ samples() {
 
 drops0=$(sim_stat frozen_drops)
 
-# Period mode, one box of each PMI group kind: bursts of 3500, 1 and 2499
-# events against a period of 1000: 3, 0 and 3 samples, 6 in all.
-try() { # NAME PMU EVENT-TERMS SIMBOX IDX SIMEVENT UMASK
+# Period mode, one box of each PMI group kind, all in one recording: on
+# each box bursts of 3500, 1 and 2499 events against a period of 1000
+# give 3, 0 and 3 samples, 6 in all, from two PMIs. The bursts go round
+# the boxes (every box's 3500, then every box's 1, ...), each settled.
+NAMES="" EVS=""
+rm -f /tmp/inj.1 /tmp/inj.2 /tmp/inj.3
+box() { # NAME PMU EVENT-TERMS SIMBOX IDX SIMEVENT UMASK
 	[ -d "$PMUS/$2" ] || { skip "$1 sampling" "$2 not registered"; return; }
 	b="pkg=0 box=$4 idx=$5 event=$6 umask=$7"
-	nmi0=$(pmi_stat 3)
-	rec -e "$2/$3,name=$1/" -c 1000 -- "$b count=3500" "$b count=1" "$b count=2499" || return
-	is "$(samples "$1" "$CPU0")" 6 "$1: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
-	is "$(samples "$1")" 6 "$1: no samples from other packages"
-	# perf report: the samples, the periods they add up to, their CPU.
-	is "$(perf report -i $DATA --stdio -s cpu 2>/dev/null | awk '
-		/^# Samples:/ { s = $3 } /^# Event count/ { c = $NF }
-		/^ +[0-9.]+%/ { l = l " " $1 "@" $2 } END { print s, c l }')" \
-		"6 6000 100.00%@$(printf %03d "$CPU0")" "$1: perf report: 6 samples, 6000 events, all on CPU $CPU0"
-	is $(( $(pmi_stat 3) - nmi0 )) 2 "$1: two PMIs (the 1-event burst overflows nothing)"
+	NAMES="$NAMES $1" EVS="$EVS${EVS:+,}$2/$3,name=$1/"
+	echo "$b count=3500" >>/tmp/inj.1
+	echo "$b count=1" >>/tmp/inj.2
+	echo "$b count=2499" >>/tmp/inj.3
+}
+# Without breadth, one PCI box and one MSR box: the paths are the same.
+box imc uncore_imc_0 event=0x04,umask=0x03 imc 0 0x04 0x01
+if breadth; then
+	box ha uncore_ha_0 event=0x01,umask=0x03 ha 0 0x01 0x01
+	box qpi uncore_qpi_0 event=0x01,umask=0x02 qpi 0 0x01 0x02
+	box r3qpi uncore_r3qpi_1 event=0x10,umask=0x02 r3qpi 1 0x10 0x02
+	box ubox uncore_ubox event=0x42,umask=0x08 ubox 0 0x42 0x08
+fi
+# PCU band 0 event, its filter band matched by the injected frequency.
+box pcu uncore_pcu event=0x0b,filter_band0=20 pcu 0 0x0b '0x00 freq=25'
+k=$(echo "$NAMES" | wc -w)
+nmi0=$(pmi_stat 3)
+set -- -e "$EVS" -c 1000 --
+while IFS= read -r l; do set -- "$@" "$l"; done <<EOT
+$(cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3)
+EOT
+if rec "$@"; then
+	is $(( $(pmi_stat 3) - nmi0 )) $((2 * k)) \
+		"$k boxes: $((2 * k)) PMIs, two a box (the 1-event burst overflows nothing)"
+	# perf report: per event the samples, the periods they add up to,
+	# their CPU.
+	perf report -i $DATA --stdio -s cpu 2>/dev/null | awk '
+		/^# Samples:/ { e = $NF; gsub("\047", "", e); s[e] = $3 }
+		/^# Event count/ { c[e] = $NF }
+		/^ +[0-9.]+%/ { l[e] = l[e] " " $1 "@" $2 }
+		END { for (e in s) print e, s[e], c[e] l[e] }' >/tmp/report
+	for n in $NAMES; do
+		is "$(samples "$n" "$CPU0")" 6 "$n: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
+		is "$(samples "$n")" 6 "$n: no samples from other packages"
+		is "$(sed -n "s/^$n //p" /tmp/report)" "6 6000 100.00%@$(printf %03d "$CPU0")" \
+			"$n: perf report: 6 samples, 6000 events, all on CPU $CPU0"
+	done
 	# The handler's own registers (Documentation/uncore_pmu.rst): the
 	# irq_work's caller, or the handler if the compiler kept a frame.
 	script
@@ -86,18 +117,8 @@ try() { # NAME PMU EVENT-TERMS SIMBOX IDX SIMEVENT UMASK
 	case $syms in
 	"irq_work_single " | "uncore_pmi_work ") syms=handler ;;
 	esac
-	is "$syms" handler "$1: samples carry the IP of the handler"
-}
-# Without breadth, one PCI box and one MSR box: the paths are the same.
-try imc uncore_imc_0 event=0x04,umask=0x03 imc 0 0x04 0x01
-if breadth; then
-	try ha uncore_ha_0 event=0x01,umask=0x03 ha 0 0x01 0x01
-	try qpi uncore_qpi_0 event=0x01,umask=0x02 qpi 0 0x01 0x02
-	try r3qpi uncore_r3qpi_1 event=0x10,umask=0x02 r3qpi 1 0x10 0x02
-	try ubox uncore_ubox event=0x42,umask=0x08 ubox 0 0x42 0x08
+	is "$syms" handler "samples of all $k boxes carry the IP of the handler"
 fi
-# PCU band 0 event, its filter band matched by the injected frequency.
-try pcu uncore_pcu event=0x0b,filter_band0=20 pcu 0 0x0b '0x00 freq=25'
 
 # -P records each sample's period: one period per sample, even for a burst.
 if breadth; then

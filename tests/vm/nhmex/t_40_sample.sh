@@ -36,30 +36,52 @@ rec() {
 }
 
 # samples EVENT-NAME [CPU]: samples of an event in $DATA (on CPU if given).
+# perf script's output is kept until $DATA changes.
 samples() {
-	perf script -i $DATA -F cpu,event 2>/dev/null |
-		awk -v e="$1:" -v c="$2" '$2 == e && (c == "" || $1 == "[" sprintf("%03d", c) "]") { n++ } END { print n + 0 }'
+	_sum=$(md5sum <$DATA)
+	if [ "$_sum" != "$(cat /tmp/script.sum 2>/dev/null)" ]; then
+		perf script -i $DATA -F cpu,event >/tmp/script 2>/dev/null
+		echo "$_sum" >/tmp/script.sum
+	fi
+	awk -v e="$1:" -v c="$2" '$2 == e && (c == "" || $1 == "[" sprintf("%03d", c) "]") { n++ } END { print n + 0 }' /tmp/script
 }
 
-# One box of each kind, each reporting through another summary bit:
-# bursts of 3500, 1 and 2499 events against a period of 1000 give 3, 0
-# and 3 samples, from two PMIs.
-try() { # NAME PMU EVENT-TERMS INJECTION
-	nmi0=$(pmi_stat 3)
-	rec -e "uncore_$2/$3,name=$1/" -c 1000 -- "pkg=0 $4 count=3500" "pkg=0 $4 count=1" "pkg=0 $4 count=2499" || return
-	is "$(samples "$1" "$CPU0")" 6 "$1: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
-	is "$(samples "$1")" 6 "$1: no samples from other packages"
-	is $(( $(pmi_stat 3) - nmi0 )) 2 "$1: two PMIs (the 1-event burst overflows nothing)"
-	is "$(box_stat "uncore_$2" 3)" pmi "$1: sampled through the PMI"
+# One box of each kind, each reporting through another summary bit, all
+# in one recording: on each box bursts of 3500, 1 and 2499 events against
+# a period of 1000 give 3, 0 and 3 samples, from two PMIs. The bursts go
+# round the boxes (every box's 3500, then every box's 1, ...), each
+# settled.
+NAMES="" EVS=""
+rm -f /tmp/inj.1 /tmp/inj.2 /tmp/inj.3
+box() { # NAME PMU EVENT-TERMS INJECTION
+	NAMES="$NAMES $1" EVS="$EVS${EVS:+,}uncore_$2/$3,name=$1/"
+	echo "pkg=0 $4 count=3500" >>/tmp/inj.1
+	echo "pkg=0 $4 count=1" >>/tmp/inj.2
+	echo "pkg=0 $4 count=2499" >>/tmp/inj.3
 }
-try cb cbox_3 event=0x14,umask=0x1 "box=cbox idx=3 event=0x14 umask=0x1"
-try cl cbox_4 event=0x14,umask=0x1 "box=cbox idx=4 event=0x14 umask=0x1"
-try bb bbox_1 event=0x17,counter=3 "box=bbox idx=1 ctr=3 event=0x17"
-try sb sbox_0 event=0x09 "box=sbox idx=0 event=0x09"
-try mb mbox_1 inc_sel=0x1b "box=mbox idx=1 sel=0x1b"
-try rx rbox_1 event=0x0,iperf_cfg=0x80000000 "box=rbox port=4 iperf=0x80000000"
-try wb wbox event=0x2,umask=0x1 "box=wbox event=0x2 umask=0x1"
-try ub ubox event=0x50 "box=ubox event=0x50"
+box cb cbox_3 event=0x14,umask=0x1 "box=cbox idx=3 event=0x14 umask=0x1"
+box cl cbox_4 event=0x14,umask=0x1 "box=cbox idx=4 event=0x14 umask=0x1"
+box bb bbox_1 event=0x17,counter=3 "box=bbox idx=1 ctr=3 event=0x17"
+box sb sbox_0 event=0x09 "box=sbox idx=0 event=0x09"
+box mb mbox_1 inc_sel=0x1b "box=mbox idx=1 sel=0x1b"
+box rx rbox_1 event=0x0,iperf_cfg=0x80000000 "box=rbox port=4 iperf=0x80000000"
+box wb wbox event=0x2,umask=0x1 "box=wbox event=0x2 umask=0x1"
+box ub ubox event=0x50 "box=ubox event=0x50"
+nmi0=$(pmi_stat 3)
+set -- -e "$EVS" -c 1000 --
+while IFS= read -r l; do set -- "$@" "$l"; done <<EOT
+$(cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3)
+EOT
+if rec "$@"; then
+	is $(( $(pmi_stat 3) - nmi0 )) 16 "8 boxes: 16 PMIs, two a box (the 1-event burst overflows nothing)"
+	for n in $NAMES; do
+		is "$(samples "$n" "$CPU0")" 6 "$n: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
+		is "$(samples "$n")" 6 "$n: no samples from other packages"
+	done
+	for p in cbox_3 cbox_4 bbox_1 sbox_0 mbox_1 rbox_1 wbox ubox; do
+		is "$(box_stat "uncore_$p" 3)" pmi "uncore_$p: sampled through the PMI"
+	done
+fi
 
 # Two counters of one box overflow on the same event: one PMI, a sample
 # for each.
