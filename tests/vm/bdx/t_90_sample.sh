@@ -31,14 +31,16 @@ CPU0=$(first_cpu 0)
 # Sum of stat KEY over packages in the simulator's state dump.
 sim_stat() { sim_state | sed -n "s/^pkg[0-9]* stats .* $1=\([0-9]*\).*/\1/p" | awk '{ s += $1 } END { print s + 0 }'; }
 
-# rec PERF-RECORD-ARGS... -- INJECTION-LINES...: record with the injections
-# as the workload, run on package 0's reading CPU.
+# rec PERF-RECORD-ARGS... -- [INJECTION-LINES...]: record with the injections
+# (with none given, the lines of stdin) as the workload, run on package 0's
+# reading CPU.
 rec() {
 	args=""
 	while [ "$1" != -- ]; do args="$args $1"; shift; done
 	shift
 	cmds=""
-	for l in "$@"; do cmds="$cmds sim_inject '$l' && sim_settle 0 || exit 1;"; done
+	if [ $# -gt 0 ]; then printf '%s\n' "$@"; else cat; fi >/tmp/rec.inj
+	while IFS= read -r l; do cmds="$cmds sim_inject '$l' && sim_settle 0 || exit 1;"; done </tmp/rec.inj
 	# shellcheck disable=SC2086 # one word per argument
 	perf record -q -a -o $DATA $args -- taskset -c "$CPU0" \
 		sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; $cmds" >/dev/null 2>/tmp/rec.err ||
@@ -90,11 +92,7 @@ fi
 box pcu uncore_pcu event=0x0b,filter_band0=20 pcu 0 0x0b '0x00 freq=25'
 k=$(echo "$NAMES" | wc -w)
 nmi0=$(pmi_stat 3)
-set -- -e "$EVS" -c 1000 --
-while IFS= read -r l; do set -- "$@" "$l"; done <<EOT
-$(cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3)
-EOT
-if rec "$@"; then
+if cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3 | rec -e "$EVS" -c 1000 --; then
 	is $(( $(pmi_stat 3) - nmi0 )) $((2 * k)) \
 		"$k boxes: $((2 * k)) PMIs, two a box (the 1-event burst overflows nothing)"
 	# perf report: per event the samples, the periods they add up to,

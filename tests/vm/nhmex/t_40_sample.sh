@@ -21,14 +21,16 @@ nh_topo
 DATA=/tmp/perf.data
 CPU0=$FIRST_0
 
-# rec PERF-RECORD-ARGS... -- INJECTION-LINES...: record with the
-# injections (each followed by nh_settle) as the workload, on CPU0.
+# rec PERF-RECORD-ARGS... -- [INJECTION-LINES...]: record with the
+# injections (with none given, the lines of stdin), each followed by
+# nh_settle, as the workload, on CPU0.
 rec() {
 	args=""
 	while [ "$1" != -- ]; do args="$args $1"; shift; done
 	shift
 	cmds=""
-	for l in "$@"; do cmds="$cmds sim_inject '$l' && nh_settle 0 || exit 1;"; done
+	if [ $# -gt 0 ]; then printf '%s\n' "$@"; else cat; fi >/tmp/rec.inj
+	while IFS= read -r l; do cmds="$cmds sim_inject '$l' && nh_settle 0 || exit 1;"; done </tmp/rec.inj
 	# shellcheck disable=SC2086 # one word per argument
 	perf record -q -a -o $DATA $args -- taskset -c "$CPU0" \
 		sh -c ". /tests/lib/lib.sh; . /tests/lib/uncore_lib.sh; . /tests/nhmex/nhmex_lib.sh; $cmds" \
@@ -68,11 +70,7 @@ box rx rbox_1 event=0x0,iperf_cfg=0x80000000 "box=rbox port=4 iperf=0x80000000"
 box wb wbox event=0x2,umask=0x1 "box=wbox event=0x2 umask=0x1"
 box ub ubox event=0x50 "box=ubox event=0x50"
 nmi0=$(pmi_stat 3)
-set -- -e "$EVS" -c 1000 --
-while IFS= read -r l; do set -- "$@" "$l"; done <<EOT
-$(cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3)
-EOT
-if rec "$@"; then
+if cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3 | rec -e "$EVS" -c 1000 --; then
 	is $(( $(pmi_stat 3) - nmi0 )) 16 "8 boxes: 16 PMIs, two a box (the 1-event burst overflows nothing)"
 	for n in $NAMES; do
 		is "$(samples "$n" "$CPU0")" 6 "$n: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
