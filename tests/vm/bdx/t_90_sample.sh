@@ -48,15 +48,7 @@ rec() {
 }
 
 # script: $DATA's samples as "[CPU] EVENT: IP SYM" lines, in /tmp/script.
-# perf script takes seconds in the debug guest; its output is kept until
-# $DATA changes.
-script() {
-	_sum=$(md5sum <$DATA)
-	if [ "$_sum" != "$(cat /tmp/script.sum 2>/dev/null)" ]; then
-		perf script -i $DATA -F cpu,event,ip,sym >/tmp/script 2>/dev/null
-		echo "$_sum" >/tmp/script.sum
-	fi
-}
+script() { perf_script $DATA cpu,event,ip,sym; }
 
 # samples EVENT-NAME [CPU]: samples of an event in $DATA (on CPU if given).
 samples() {

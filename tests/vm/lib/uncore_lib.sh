@@ -225,6 +225,17 @@ sim_box_status() { printf '%d' "$(sim_state | sed -n "s/^pkg$1 $2 status=\(0x[0-
 # debugfs "samples" (3 mode, 4 samples, 5 lost, 6 throttles).
 box_stat() { awk -v p="$1" -v c="$2" '$1 == p && $2 == 0 { print $c }' /sys/kernel/debug/uncore_pmu/samples; }
 
+# perf_script DATA FIELDS: DATA's samples as perf script -F FIELDS prints
+# them, in /tmp/script. perf script takes seconds in the debug guest: its
+# output is kept until DATA or FIELDS change.
+perf_script() {
+	_sum="$(md5sum <"$1") $2"
+	if [ "$_sum" != "$(cat /tmp/script.sum 2>/dev/null)" ]; then
+		perf script -i "$1" -F "$2" >/tmp/script 2>/dev/null
+		echo "$_sum" >/tmp/script.sum
+	fi
+}
+
 # pmi_stat COL: column COL of package 0's line of the driver's debugfs
 # "pmi" (3 NMIs that claimed new status, 4 handler passes, 5 periods,
 # 6 NMIs taken as an owed PMI, 7 a PMI owed now).

@@ -38,13 +38,8 @@ rec() {
 }
 
 # samples EVENT-NAME [CPU]: samples of an event in $DATA (on CPU if given).
-# perf script's output is kept until $DATA changes.
 samples() {
-	_sum=$(md5sum <$DATA)
-	if [ "$_sum" != "$(cat /tmp/script.sum 2>/dev/null)" ]; then
-		perf script -i $DATA -F cpu,event >/tmp/script 2>/dev/null
-		echo "$_sum" >/tmp/script.sum
-	fi
+	perf_script $DATA cpu,event
 	awk -v e="$1:" -v c="$2" '$2 == e && (c == "" || $1 == "[" sprintf("%03d", c) "]") { n++ } END { print n + 0 }' /tmp/script
 }
 
@@ -53,10 +48,10 @@ samples() {
 # a period of 1000 give 3, 0 and 3 samples, from two PMIs. The bursts go
 # round the boxes (every box's 3500, then every box's 1, ...), each
 # settled.
-NAMES="" EVS=""
+NAMES="" BOXES="" EVS=""
 rm -f /tmp/inj.1 /tmp/inj.2 /tmp/inj.3
 box() { # NAME PMU EVENT-TERMS INJECTION
-	NAMES="$NAMES $1" EVS="$EVS${EVS:+,}uncore_$2/$3,name=$1/"
+	NAMES="$NAMES $1" BOXES="$BOXES uncore_$2" EVS="$EVS${EVS:+,}uncore_$2/$3,name=$1/"
 	echo "pkg=0 $4 count=3500" >>/tmp/inj.1
 	echo "pkg=0 $4 count=1" >>/tmp/inj.2
 	echo "pkg=0 $4 count=2499" >>/tmp/inj.3
@@ -76,8 +71,8 @@ if cat /tmp/inj.1 /tmp/inj.2 /tmp/inj.3 | rec -e "$EVS" -c 1000 --; then
 		is "$(samples "$n" "$CPU0")" 6 "$n: 6000 events at period 1000 give 6 samples, on CPU $CPU0"
 		is "$(samples "$n")" 6 "$n: no samples from other packages"
 	done
-	for p in cbox_3 cbox_4 bbox_1 sbox_0 mbox_1 rbox_1 wbox ubox; do
-		is "$(box_stat "uncore_$p" 3)" pmi "uncore_$p: sampled through the PMI"
+	for p in $BOXES; do
+		is "$(box_stat "$p" 3)" pmi "$p: sampled through the PMI"
 	done
 fi
 
