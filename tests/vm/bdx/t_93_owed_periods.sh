@@ -91,29 +91,83 @@ breadth && freq imc 'uncore_imc_0/event=0x04,umask=0x03' 'pkg=0 box=imc idx=0 ev
 # reads the leader's count, so the periods are the differences of
 # consecutive reads, exactly. A clock event counts between any two ticks,
 # so on the busy reading CPU every tick adjusts its period.
-# read_periods: "SAMPLES BAD FIRST" over the leaders' samples in $DATA:
-# BAD is the number whose period differs from the count since the sample
-# before (per event instance, from 0), FIRST the first such, period/count;
-# each such sample, the one before it and the box's sample figures
-# (debugfs samples: lost, throttled, over budget) go to diag lines.
+# read_periods: "SAMPLES BAD FIRST DUPS" over the leaders' samples in
+# $DATA: BAD is the number whose period differs from the count since the
+# sample before (per event instance, from 0), FIRST the first such,
+# period/count; each such sample, the one before it and the box's sample
+# figures (debugfs samples: lost, throttled, over budget) go to diag lines.
+# DUPS is the number of samples perf record wrote twice, left out: its
+# perf_mmap__push() (tools/perf/util/mmap.c, 6.1 and 6.12) reads a
+# buffer's head for where to start next time, then again for where to
+# stop copying now, so a record the kernel writes between the two reads
+# is copied twice, on this pass and the next, byte for byte. Here the
+# clock keeps sampling while perf record reads the buffers as the workload
+# ends, and under TCG about one recording in a hundred has such a copy. A copy is a
+# sample with the time and read values of the one before it (no sample of
+# the driver's can be: a period is at least one count) and a
+# FINISHED_ROUND record, which perf record writes after each pass, between
+# the two in the file; one without is a bad sample.
 read_periods() {
 	perf report -D -i $DATA 2>/dev/null | awk '
-		/PERF_RECORD_SAMPLE/ { p = $0; sub(/.* period: /, "", p); sub(/ .*/, "", p); t = $1 " " $2; want = 1; next }
-		want && /^\.\.\.\.\. id .*value/ { id = $3; sub(/,$/, "", id); print id, p, $NF, t; want = 0 }' | {
-		n=0 bad=0 first=- d=0
-		while read -r id p v t; do
+		function num(h,  i, n) {
+			n = 0
+			for (i = 3; i <= length(h); i++)
+				n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			return n
+		}
+		function flush() {
+			if (vals == "")
+				return
+			if (last[id] == p " " t vals) {
+				ndup++
+				dup1[ndup] = lastoff[id]
+				dup2[ndup] = off
+			} else {
+				last[id] = p " " t vals
+				lastoff[id] = off
+				print id, p, v, t
+			}
+			vals = ""
+		}
+		/PERF_RECORD_FINISHED_ROUND/ { round[++nround] = num($3); next }
+		/PERF_RECORD_SAMPLE/ { flush(); p = $0; sub(/.* period: /, "", p); sub(/ .*/, "", p); t = $1 " " $2; off = num($3); want = 1; next }
+		want && /^\.\.\.\.\. id .*value/ { if (vals == "") { id = $3; sub(/,$/, "", id); v = $NF } vals = vals " " $NF; next }
+		want && vals != "" { flush(); want = 0 }
+		END {
+			flush()
+			for (i = 1; i <= ndup; i++) {
+				copy = 0
+				for (r = 1; r <= nround; r++)
+					if (round[r] > dup1[i] && round[r] < dup2[i])
+						copy = 1
+				if (copy)
+					dups++
+				else
+					print "twice", dup1[i], dup2[i]
+			}
+			print "dups", dups + 0
+		}' | {
+		n=0 bad=0 first=- d=0 dups=0
+		while read -r id p v c t; do
+			[ "$id" = dups ] && { dups=$p; break; }
+			if [ "$id" = twice ]; then
+				[ $bad = 0 ] && first=twice
+				bad=$((bad + 1))
+				echo "# the samples at file offsets $p and $v are one, twice, in one pass of perf record" >&2
+				continue
+			fi
 			eval "d=\$((0x$v - \${last_$id:-0}))"
 			eval "before=\${seen_$id:-none}"
 			eval "last_$id=\$((0x$v))"
-			eval "seen_$id='$p $v at $t'"
+			eval "seen_$id='$p $v at $c $t'"
 			n=$((n + 1))
 			if [ "$d" != "$p" ]; then
 				[ $bad = 0 ] && first=$p/$d
 				bad=$((bad + 1))
-				echo "# sample $n (event $id): period $p, value $v at $t; the one before: ${before:-none}" >&2
+				echo "# sample $n (event $id): period $p, value $v at $c $t; the one before: ${before:-none}" >&2
 			fi
 		done
-		echo "$n $bad $first"
+		echo "$n $bad $first $dups"
 	} 2>/tmp/bad_samples
 }
 freq_read() {
@@ -124,8 +178,9 @@ freq_read() {
 			spin_start; sleep 0.5; kill $SPIN' \
 		>/dev/null 2>/tmp/rec.err; then
 		pmu=$2
-		# shellcheck disable=SC2046 # three words
+		# shellcheck disable=SC2046 # four words
 		set -- "$1" $(read_periods)
+		[ "$5" = 0 ] || diag "$1: perf record wrote $5 sample(s) twice; left out"
 		ok "[ $2 -ge 20 ] && [ $3 = 0 ]" \
 			"-F 200, $1 clockticks beside a busy loop: each of $2 samples' periods is the count since the sample before ($3 are not, the first $4)" || {
 			head -n 10 /tmp/bad_samples
