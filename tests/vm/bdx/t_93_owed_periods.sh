@@ -101,12 +101,12 @@ breadth && freq imc 'uncore_imc_0/event=0x04,umask=0x03' 'pkg=0 box=imc idx=0 ev
 # buffer's head for where to start next time, then again for where to
 # stop copying now, so a record the kernel writes between the two reads
 # is copied twice, on this pass and the next, byte for byte. Here the
-# clock keeps sampling while perf record reads the buffers as the workload
-# ends, and under TCG about one recording in a hundred has such a copy. A copy is a
-# sample with the time and read values of the one before it (no sample of
-# the driver's can be: a period is at least one count) and a
-# FINISHED_ROUND record, which perf record writes after each pass, between
-# the two in the file; one without is a bad sample.
+# clock keeps sampling while perf record reads the buffers as the
+# workload ends, and under TCG about one recording in a hundred has such
+# a copy. A copy is a sample with the time and read values of the one
+# before it (no sample of the driver's can be: a period is at least one
+# count) and a FINISHED_ROUND record, which perf record writes after each
+# pass, between the two in the file; one without is a bad sample.
 read_periods() {
 	perf report -D -i $DATA 2>/dev/null | awk '
 		function num(h,  i, n) {
